@@ -1,0 +1,20 @@
+import type { ApiKeyRow } from './api-key.repository.js';
+
+/** Every field a client may see of a key; never the digest. */
+export function toApiKeyResponse(key: ApiKeyRow) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scope: key.scope,
+    created_by: key.created_by,
+    created_at: key.created_at.toISOString(),
+    last_used_at: key.last_used_at?.toISOString() ?? null,
+    revoked_at: key.revoked_at?.toISOString() ?? null,
+  };
+}
+
+/** The creation response: the only time the full key is ever shown. */
+export function toCreatedApiKeyResponse(key: ApiKeyRow, fullKey: string) {
+  return { ...toApiKeyResponse(key), key: fullKey };
+}

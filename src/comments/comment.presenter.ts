@@ -1,0 +1,13 @@
+import type { CommentRow } from './comment.repository.js';
+
+/** Spec 2.3, field by field. */
+export function toCommentResponse(comment: CommentRow) {
+  return {
+    id: comment.id,
+    entity_type: comment.entity_type,
+    entity_id: comment.entity_id,
+    content: comment.content,
+    author_id: comment.author_id,
+    created_at: comment.created_at.toISOString(),
+  };
+}

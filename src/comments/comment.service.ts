@@ -1,0 +1,40 @@
+import type pg from 'pg';
+import { insertActivity } from '../activity/activity.repository.js';
+import { withTransaction } from '../db/database.js';
+import type { Principal } from '../http/auth.js';
+import { notFound } from '../http/errors.js';
+import { newId } from '../shared/ids.js';
+import { insertComment, lockParent, type CommentRow, type EntityType } from './comment.repository.js';
+
+const ENTITY_NAMES: Record<EntityType, string> = { suggestion: 'Suggestion', issue: 'Issue' };
+
+/** Comments through the API are attributed to the key: `[via API: <key name>] <text>` (spec 2.3). */
+export async function addComment(
+  pool: pg.Pool,
+  principal: Principal,
+  entityType: EntityType,
+  entityId: string,
+  text: string,
+): Promise<CommentRow> {
+  const { businessId } = principal;
+  return withTransaction(pool, async (tx) => {
+    if (!(await lockParent(tx, businessId, entityType, entityId))) throw notFound(ENTITY_NAMES[entityType]);
+    const comment = await insertComment(tx, businessId, {
+      id: newId(),
+      entityType,
+      entityId,
+      content: `[via API: ${principal.keyName}] ${text}`,
+      authorId: principal.userId,
+      apiKeyId: principal.keyId,
+    });
+    await insertActivity(tx, businessId, {
+      type: `${entityType}.commented`,
+      entityType,
+      entityId,
+      actorUserId: principal.userId,
+      actorApiKeyId: principal.keyId,
+      data: { comment_id: comment.id },
+    });
+    return comment;
+  });
+}

@@ -1,0 +1,71 @@
+import pg from 'pg';
+
+/** Anything that runs a query: the pool, or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+export interface Database {
+  readonly mode: 'postgres' | 'embedded';
+  readonly pool: pg.Pool;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/**
+ * Type parsers set once, where pools are made: counts (int8) and numerics come back as numbers.
+ * Counts never approach 2^53, so the conversion is exact.
+ */
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format) as unknown;
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export function createPool(config: pg.PoolConfig, onError: (err: Error) => void): pg.Pool {
+  const pool = new pg.Pool({ ...config, types: typeParsers });
+  // A dropped idle connection must never crash the process; the next checkout reconnects.
+  pool.on('error', onError);
+  return pool;
+}
+
+export function poolDatabase(mode: Database['mode'], pool: pg.Pool, onClose: () => Promise<void>): Database {
+  return {
+    mode,
+    pool,
+    async ping() {
+      try {
+        await pool.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await pool.end();
+      await onClose();
+    },
+  };
+}
+
+export async function withTransaction<T>(pool: pg.Pool, work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw err;
+  } finally {
+    // A connection that could not even roll back is discarded rather than reused.
+    client.release(broken);
+  }
+}

@@ -1,0 +1,69 @@
+import { mkdirSync, rmSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { createPool, poolDatabase, type Database } from './database.js';
+import { tryLock } from './file-lock.js';
+
+const SOCKET_PORT = 5432;
+/** The owning process's pool plus room for an admin CLI connected while the server runs. */
+const MAX_SOCKET_CONNECTIONS = 4;
+
+export interface EmbeddedOptions {
+  /** Directory holding the database, its lock and its socket. */
+  dataDir: string;
+  /** Keep the data in memory only (tests); dataDir then only holds the socket. */
+  inMemory?: boolean;
+  /** When another process owns dataDir, connect through its socket instead of failing (the admin CLI). */
+  allowClient?: boolean;
+  onPoolError: (err: Error) => void;
+}
+
+export class DataDirInUseError extends Error {
+  override name = 'DataDirInUseError';
+}
+
+function socketPool(dir: string, onPoolError: (err: Error) => void) {
+  // PGlite is a single-session database: one connection from this process, queries queued in order.
+  return createPool({ host: dir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 }, onPoolError);
+}
+
+/**
+ * Opens PGlite in this process and serves it on a Unix socket inside the data directory, so the
+ * application talks to it with the same `pg` client as to PostgreSQL. Exactly one process owns the
+ * directory (a pid lock file); another one either connects through the socket or is refused.
+ */
+export async function openEmbedded(options: EmbeddedOptions): Promise<Database> {
+  const dir = resolve(options.dataDir);
+  mkdirSync(dir, { recursive: true });
+  const socketPath = join(dir, `.s.PGSQL.${SOCKET_PORT}`);
+  const lock = tryLock(join(dir, 'owner.lock'));
+
+  if ('heldBy' in lock) {
+    if (options.allowClient && existsSync(socketPath)) {
+      const pool = socketPool(dir, options.onPoolError);
+      return poolDatabase('embedded', pool, async () => {});
+    }
+    throw new DataDirInUseError(
+      `The data directory ${dir} is in use by process ${lock.heldBy}. ` +
+        'Stop that process, or point DATA_DIR elsewhere.',
+    );
+  }
+
+  try {
+    rmSync(socketPath, { force: true }); // left behind by a process that died
+    const pglite = await PGlite.create(options.inMemory ? undefined : join(dir, 'pgdata'));
+    const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: MAX_SOCKET_CONNECTIONS });
+    await server.start();
+    const pool = socketPool(dir, options.onPoolError);
+    return poolDatabase('embedded', pool, async () => {
+      await server.stop();
+      await pglite.close();
+      rmSync(socketPath, { force: true });
+      lock.release();
+    });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}

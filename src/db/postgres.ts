@@ -1,0 +1,6 @@
+import { createPool, poolDatabase, type Database } from './database.js';
+
+export function openPostgres(url: string, onPoolError: (err: Error) => void, max = 10): Database {
+  const pool = createPool({ connectionString: url, max, connectionTimeoutMillis: 5_000 }, onPoolError);
+  return poolDatabase('postgres', pool, async () => {});
+}

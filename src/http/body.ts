@@ -1,0 +1,19 @@
+import express, { type RequestHandler } from 'express';
+import { HttpError } from './errors.js';
+
+export const BODY_LIMIT = '64kb';
+
+function hasBody(req: Parameters<RequestHandler>[0]): boolean {
+  const length = Number(req.headers['content-length'] ?? 0);
+  return req.headers['transfer-encoding'] !== undefined || length > 0;
+}
+
+/** A body that is not JSON is a 415; malformed JSON a 400 and an oversized one a 413 (via the error handler). */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  if (hasBody(req) && !req.is('application/json')) {
+    throw new HttpError(415, 'Request body must be JSON (Content-Type: application/json)', 'UNSUPPORTED_MEDIA_TYPE');
+  }
+  next();
+};
+
+export const jsonBody: RequestHandler[] = [requireJsonBody, express.json({ limit: BODY_LIMIT, strict: true })];

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+export const SUGGESTION_STATUSES = ['pending', 'reviewing', 'in_progress', 'completed', 'rejected'] as const;
+export const ISSUE_STATUSES = ['open', 'assigned', 'in_progress', 'resolved', 'closed'] as const;
+export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+export const VISIBILITIES = ['internal', 'public'] as const;
+export const PLANS = ['free', 'starter', 'business', 'enterprise'] as const;
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export const SCOPES = ['read', 'write'] as const;
+
+export const suggestionStatus = z.enum(SUGGESTION_STATUSES);
+export const issueStatus = z.enum(ISSUE_STATUSES);
+export const priority = z.enum(PRIORITIES);
+export const sentiment = z.enum(SENTIMENTS);
+export const visibility = z.enum(VISIBILITIES);
+
+export type SuggestionStatus = z.infer<typeof suggestionStatus>;
+export type Priority = z.infer<typeof priority>;
+export type Sentiment = z.infer<typeof sentiment>;
+export type Visibility = z.infer<typeof visibility>;
+export type Plan = (typeof PLANS)[number];
+export type Role = (typeof ROLES)[number];
+export type Scope = (typeof SCOPES)[number];
+
+export const uuid = z.uuid();
+
+/** A whole number in a query string: digits only, so `1e2`, ` 5` or `5.0` are rejected, not coerced. */
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const isoDate = z.iso.date();
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/**
+ * An ISO 8601 instant: a date (`2026-01-31`, midnight UTC) or a date-time with `Z` or an offset.
+ * Returned as a Date.
+ */
+export const isoInstant = z
+  .string()
+  .refine((value) => isoDate.safeParse(value).success || isoDateTime.safeParse(value).success, {
+    message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
+  })
+  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value))
+  .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' });
+
+export const sortOrder = z.enum(['asc', 'desc']);
+export type SortOrder = z.infer<typeof sortOrder>;
+
+/** Page-based pagination of the versioned family (spec 4.1). */
+export const MAX_PAGE = 100_000;
+export const pageParams = {
+  page: queryInt(1, MAX_PAGE).default(1),
+  limit: queryInt(1, 100).default(50),
+  order: sortOrder.default('desc'),
+};
+
+/** Trimmed text that must not be empty once trimmed; length counted in characters, not UTF-16 units. */
+export const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => value.length > 0, { message: 'must not be empty' })
+    .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` });
+
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` })
+    .transform((value) => (value === '' ? undefined : value))
+    .optional();
+
+export const email = z.string().trim().pipe(z.email().max(254));

@@ -1,0 +1,24 @@
+import type { SuggestionRow } from './suggestion.repository.js';
+
+/** List items: exactly the fields of spec 4.2, in its order (no is_anonymous). */
+export function toSuggestionListItem(s: SuggestionRow) {
+  return {
+    id: s.id,
+    content: s.content,
+    status: s.status,
+    priority: s.priority,
+    sentiment: s.sentiment,
+    sentiment_score: s.sentiment_score,
+    customer_name: s.customer_name,
+    customer_email: s.customer_email,
+    upvote_count: s.upvote_count,
+    created_at: s.created_at.toISOString(),
+    updated_at: s.updated_at.toISOString(),
+  };
+}
+
+/** The single-item read: the list fields plus is_anonymous (spec 2.1). */
+export function toSuggestionResponse(s: SuggestionRow) {
+  const { created_at, updated_at, ...rest } = toSuggestionListItem(s);
+  return { ...rest, is_anonymous: s.is_anonymous, created_at, updated_at };
+}

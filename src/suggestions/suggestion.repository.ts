@@ -1,0 +1,176 @@
+import type { Queryable } from '../db/database.js';
+import { whereClause, type Condition } from '../db/where.js';
+import type { Priority, Sentiment, SortOrder, SuggestionStatus, Visibility } from '../shared/schemas.js';
+import type { SUGGESTION_SORTS } from './suggestion.schemas.js';
+
+export type ReviewState = 'not_required' | 'pending' | 'approved' | 'rejected';
+
+export interface SuggestionRow {
+  id: string;
+  content: string;
+  status: SuggestionStatus;
+  priority: Priority;
+  sentiment: Sentiment;
+  sentiment_score: number;
+  customer_name: string | null;
+  customer_email: string | null;
+  upvote_count: number;
+  is_anonymous: boolean;
+  visibility: Visibility;
+  review_state: ReviewState;
+  location_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = /* sql */ `id, content, status, priority, sentiment, sentiment_score, customer_name, customer_email,
+  upvote_count, is_anonymous, visibility, review_state, location_id, created_at, updated_at`;
+
+export interface SuggestionFilter {
+  status?: SuggestionStatus;
+  priority?: Priority;
+  sentiment?: Sentiment;
+  /** created strictly after */
+  since?: Date;
+}
+
+export interface PageRequest<Sort extends string> {
+  sort: Sort;
+  order: SortOrder;
+  limit: number;
+  offset: number;
+}
+
+export type SuggestionSort = (typeof SUGGESTION_SORTS)[number];
+
+/** Whitelisted sort columns: the only identifiers that ever come from a request, via this map. */
+const SORT_COLUMNS: Record<SuggestionSort, string> = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  priority: 'priority',
+  status: 'status',
+  upvote_count: 'upvote_count',
+  sentiment_score: 'sentiment_score',
+};
+
+const conditions = (filter: SuggestionFilter): Condition[] => [
+  ['status', '=', filter.status],
+  ['priority', '=', filter.priority],
+  ['sentiment', '=', filter.sentiment],
+  ['created_at', '>', filter.since],
+];
+
+export async function findSuggestions(
+  db: Queryable,
+  businessId: string,
+  filter: SuggestionFilter,
+  page: PageRequest<SuggestionSort>,
+): Promise<SuggestionRow[]> {
+  const where = whereClause(businessId, conditions(filter));
+  const direction = page.order === 'asc' ? 'ASC' : 'DESC';
+  const n = where.params.length;
+  const { rows } = await db.query<SuggestionRow>(
+    /* sql */ `
+    SELECT ${COLUMNS}
+    FROM suggestions
+    ${where.sql}
+    ORDER BY ${SORT_COLUMNS[page.sort]} ${direction}, id ${direction}
+    LIMIT $${n + 1}
+    OFFSET $${n + 2}`,
+    [...where.params, page.limit, page.offset],
+  );
+  return rows;
+}
+
+export async function countSuggestions(db: Queryable, businessId: string, filter: SuggestionFilter): Promise<number> {
+  const where = whereClause(businessId, conditions(filter));
+  const { rows } = await db.query<{ total: number }>(
+    /* sql */ `
+    SELECT count(*) AS total
+    FROM suggestions
+    ${where.sql}`,
+    where.params,
+  );
+  return rows[0]!.total;
+}
+
+export async function findSuggestion(db: Queryable, businessId: string, id: string): Promise<SuggestionRow | null> {
+  const { rows } = await db.query<SuggestionRow>(
+    /* sql */ `
+    SELECT ${COLUMNS}
+    FROM suggestions
+    WHERE business_id = $1
+      AND id = $2`,
+    [businessId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export interface NewSuggestionRow {
+  id: string;
+  content: string;
+  status: SuggestionStatus;
+  priority: Priority;
+  sentiment: Sentiment;
+  sentimentScore: number;
+  customerName: string | null;
+  customerEmail: string | null;
+  isAnonymous: boolean;
+  visibility: Visibility;
+  reviewState: ReviewState;
+  locationId: string | null;
+  source: 'api' | 'dashboard' | 'qr_code' | 'public_page' | 'import';
+}
+
+export async function insertSuggestion(db: Queryable, businessId: string, s: NewSuggestionRow): Promise<SuggestionRow> {
+  const { rows } = await db.query<SuggestionRow>(
+    /* sql */ `
+    INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, customer_name,
+      customer_email, is_anonymous, visibility, review_state, location_id, source)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+    RETURNING ${COLUMNS}`,
+    [
+      s.id,
+      businessId,
+      s.content,
+      s.status,
+      s.priority,
+      s.sentiment,
+      s.sentimentScore,
+      s.customerName,
+      s.customerEmail,
+      s.isAnonymous,
+      s.visibility,
+      s.reviewState,
+      s.locationId,
+      s.source,
+    ],
+  );
+  return rows[0]!;
+}
+
+export interface SuggestionChanges {
+  status?: SuggestionStatus;
+  priority?: Priority;
+}
+
+/** Locks nothing beyond the row; unchanged fields keep their value through COALESCE. */
+export async function updateSuggestion(
+  db: Queryable,
+  businessId: string,
+  id: string,
+  changes: SuggestionChanges,
+): Promise<SuggestionRow | null> {
+  const { rows } = await db.query<SuggestionRow>(
+    /* sql */ `
+    UPDATE suggestions
+    SET status = COALESCE($3, status),
+        priority = COALESCE($4, priority),
+        updated_at = clock_timestamp()
+    WHERE business_id = $1
+      AND id = $2
+    RETURNING ${COLUMNS}`,
+    [businessId, id, changes.status ?? null, changes.priority ?? null],
+  );
+  return rows[0] ?? null;
+}

@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import type pg from 'pg';
+import { toCommentResponse } from '../comments/comment.presenter.js';
+import { addComment } from '../comments/comment.service.js';
+import { principalOf, requireScope } from '../http/auth.js';
+import { idParam, pageEnvelope } from '../http/params.js';
+import { parseBody, parseQuery } from '../http/validation.js';
+import { toSuggestionListItem, toSuggestionResponse } from './suggestion.presenter.js';
+import {
+  createCommentBody,
+  createSuggestionBody,
+  listSuggestionsQuery,
+  updateSuggestionBody,
+} from './suggestion.schemas.js';
+import { changeSuggestion, createSuggestion, getSuggestion, listSuggestions } from './suggestion.service.js';
+
+/** /api/v1/suggestions: the business comes from the API key. */
+export function suggestionRoutesV1(pool: pg.Pool): Router {
+  const router = Router();
+
+  router.get('/suggestions', async (req, res) => {
+    const { businessId } = principalOf(req);
+    const { page, limit, sort, order, ...filter } = parseQuery(listSuggestionsQuery, req.query);
+    const result = await listSuggestions(pool, businessId, filter, { sort, order, limit, offset: (page - 1) * limit });
+    res.json(pageEnvelope(result.rows.map(toSuggestionListItem), result.total, page, limit));
+  });
+
+  router.get('/suggestions/:id', async (req, res) => {
+    const { businessId } = principalOf(req);
+    const suggestion = await getSuggestion(pool, businessId, idParam(req.params.id, 'Suggestion'));
+    res.json(toSuggestionResponse(suggestion));
+  });
+
+  router.post('/suggestions', requireScope('write'), async (req, res) => {
+    const input = parseBody(createSuggestionBody, req.body);
+    const suggestion = await createSuggestion(pool, principalOf(req), input);
+    res.status(201).location(`${req.baseUrl}/suggestions/${suggestion.id}`).json(toSuggestionResponse(suggestion));
+  });
+
+  router.patch('/suggestions/:id', requireScope('write'), async (req, res) => {
+    const id = idParam(req.params.id, 'Suggestion');
+    const changes = parseBody(updateSuggestionBody, req.body);
+    const suggestion = await changeSuggestion(pool, principalOf(req), id, changes);
+    res.json(toSuggestionResponse(suggestion));
+  });
+
+  router.post('/suggestions/:id/comments', requireScope('write'), async (req, res) => {
+    const id = idParam(req.params.id, 'Suggestion');
+    const { content } = parseBody(createCommentBody, req.body);
+    const comment = await addComment(pool, principalOf(req), 'suggestion', id, content);
+    res.status(201).json(toCommentResponse(comment));
+  });
+
+  return router;
+}

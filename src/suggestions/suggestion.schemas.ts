@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import {
+  email,
+  isoInstant,
+  optionalText,
+  pageParams,
+  priority,
+  sentiment,
+  suggestionStatus,
+  text,
+  uuid,
+  visibility,
+} from '../shared/schemas.js';
+
+export const SUGGESTION_CONTENT_MAX = 2000;
+export const COMMENT_CONTENT_MAX = 5000;
+export const CUSTOMER_NAME_MAX = 200;
+
+export const SUGGESTION_SORTS = [
+  'created_at',
+  'updated_at',
+  'priority',
+  'status',
+  'upvote_count',
+  'sentiment_score',
+] as const;
+
+export const suggestionFilters = {
+  status: suggestionStatus.optional(),
+  priority: priority.optional(),
+  sentiment: sentiment.optional(),
+  since: isoInstant.optional(),
+};
+
+export const listSuggestionsQuery = z.strictObject({
+  ...pageParams,
+  ...suggestionFilters,
+  sort: z.enum(SUGGESTION_SORTS).default('created_at'),
+});
+export type ListSuggestionsQuery = z.output<typeof listSuggestionsQuery>;
+
+const nullable = <T extends z.ZodType>(schema: T) =>
+  schema.nullish().transform((value) => (value === null ? undefined : value));
+
+export const createSuggestionBody = z.strictObject({
+  content: text(SUGGESTION_CONTENT_MAX),
+  visibility: visibility.default('internal'),
+  status: suggestionStatus.default('pending'),
+  priority: priority.default('medium'),
+  customer_name: nullable(optionalText(CUSTOMER_NAME_MAX)),
+  customer_email: nullable(email.optional()),
+  location_id: nullable(uuid.optional()),
+});
+export type CreateSuggestionBody = z.output<typeof createSuggestionBody>;
+
+export const updateSuggestionBody = z
+  .strictObject({
+    status: suggestionStatus.optional(),
+    priority: priority.optional(),
+  })
+  .refine((body) => body.status !== undefined || body.priority !== undefined, {
+    message: 'give at least one of status, priority',
+  });
+export type UpdateSuggestionBody = z.output<typeof updateSuggestionBody>;
+
+export const createCommentBody = z.strictObject({
+  content: text(COMMENT_CONTENT_MAX),
+});

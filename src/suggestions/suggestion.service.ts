@@ -1,0 +1,111 @@
+import type pg from 'pg';
+import { insertActivity } from '../activity/activity.repository.js';
+import { findBusiness } from '../businesses/business.repository.js';
+import { withTransaction } from '../db/database.js';
+import type { Principal } from '../http/auth.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { locationExists } from '../locations/location.repository.js';
+import { newId } from '../shared/ids.js';
+import { analyzeSentiment } from './sentiment.js';
+import type { CreateSuggestionBody } from './suggestion.schemas.js';
+import {
+  countSuggestions,
+  findSuggestion,
+  findSuggestions,
+  insertSuggestion,
+  updateSuggestion,
+  type PageRequest,
+  type SuggestionChanges,
+  type SuggestionFilter,
+  type SuggestionRow,
+  type SuggestionSort,
+} from './suggestion.repository.js';
+
+export async function listSuggestions(
+  pool: pg.Pool,
+  businessId: string,
+  filter: SuggestionFilter,
+  page: PageRequest<SuggestionSort>,
+): Promise<{ rows: SuggestionRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    findSuggestions(pool, businessId, filter, page),
+    countSuggestions(pool, businessId, filter),
+  ]);
+  return { rows, total };
+}
+
+export async function getSuggestion(pool: pg.Pool, businessId: string, id: string): Promise<SuggestionRow> {
+  const row = await findSuggestion(pool, businessId, id);
+  if (!row) throw notFound('Suggestion');
+  return row;
+}
+
+/**
+ * Sentiment is computed from the content; the suggestion is anonymous when no customer is named;
+ * a public suggestion waits for review when the business requires approval.
+ */
+export async function createSuggestion(
+  pool: pg.Pool,
+  principal: Principal,
+  input: CreateSuggestionBody,
+): Promise<SuggestionRow> {
+  const { businessId } = principal;
+  const { sentiment, score } = analyzeSentiment(input.content);
+  return withTransaction(pool, async (tx) => {
+    if (input.location_id && !(await locationExists(tx, businessId, input.location_id))) {
+      throw badRequest('Validation failed: location_id: not a location of this business');
+    }
+    const business = await findBusiness(tx, businessId);
+    const awaitsReview = input.visibility === 'public' && business?.approval_required === true;
+    const row = await insertSuggestion(tx, businessId, {
+      id: newId(),
+      content: input.content,
+      status: input.status,
+      priority: input.priority,
+      sentiment,
+      sentimentScore: score,
+      customerName: input.customer_name ?? null,
+      customerEmail: input.customer_email ?? null,
+      isAnonymous: input.customer_name === undefined && input.customer_email === undefined,
+      visibility: input.visibility,
+      reviewState: awaitsReview ? 'pending' : 'not_required',
+      locationId: input.location_id ?? null,
+      source: 'api',
+    });
+    await insertActivity(tx, businessId, {
+      type: 'suggestion.created',
+      entityType: 'suggestion',
+      entityId: row.id,
+      actorUserId: principal.userId,
+      actorApiKeyId: principal.keyId,
+      data: { status: row.status, priority: row.priority, visibility: row.visibility },
+    });
+    return row;
+  });
+}
+
+export async function changeSuggestion(
+  pool: pg.Pool,
+  principal: Principal,
+  id: string,
+  changes: SuggestionChanges,
+): Promise<SuggestionRow> {
+  const { businessId } = principal;
+  return withTransaction(pool, async (tx) => {
+    const before = await findSuggestion(tx, businessId, id);
+    if (!before) throw notFound('Suggestion');
+    const row = (await updateSuggestion(tx, businessId, id, changes))!;
+    await insertActivity(tx, businessId, {
+      type: 'suggestion.updated',
+      entityType: 'suggestion',
+      entityId: id,
+      actorUserId: principal.userId,
+      actorApiKeyId: principal.keyId,
+      data: {
+        from: { status: before.status, priority: before.priority },
+        to: { status: row.status, priority: row.priority },
+      },
+    });
+    return row;
+  });
+}

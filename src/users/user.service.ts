@@ -1,0 +1,36 @@
+import type pg from 'pg';
+import { withTransaction } from '../db/database.js';
+import { hasPgCode, PG_UNIQUE_VIOLATION } from '../db/errors.js';
+import { conflict } from '../http/errors.js';
+import { newId } from '../shared/ids.js';
+import type { Role } from '../shared/schemas.js';
+import { hashPassword } from './password.js';
+import { findUserByEmail, insertMembership, insertUser, type UserRow } from './user.repository.js';
+
+export interface NewMember {
+  email: string;
+  name?: string;
+  role: Role;
+  password?: string;
+}
+
+/** Adds a member to a business, creating the user unless one with that email exists. */
+export async function addMember(
+  pool: pg.Pool,
+  businessId: string,
+  member: NewMember,
+): Promise<UserRow & { role: Role }> {
+  const passwordHash = member.password === undefined ? null : await hashPassword(member.password);
+  try {
+    return await withTransaction(pool, async (tx) => {
+      const user =
+        (await findUserByEmail(tx, member.email)) ??
+        (await insertUser(tx, { id: newId(), email: member.email, name: member.name ?? null, passwordHash }));
+      await insertMembership(tx, businessId, user.id, member.role);
+      return { ...user, role: member.role };
+    });
+  } catch (err) {
+    if (hasPgCode(err, PG_UNIQUE_VIOLATION)) throw conflict(`${member.email} is already a member of this business`);
+    throw err;
+  }
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from '../../src/db/database.js';
+import { openEmbedded } from '../../src/db/embedded.js';
+import { migrate } from '../../src/db/migrate.js';
+import { openPostgres } from '../../src/db/postgres.js';
+
+export const testMode = (): 'embedded' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'embedded');
+
+/** Refuses any database whose name does not say it is for tests: a suite must never touch real data. */
+function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = new URL(url).pathname.slice(1);
+  if (!/test/i.test(name))
+    throw new Error(`refusing to run tests against database "${name}": its name must contain "test"`);
+  return url;
+}
+
+/**
+ * A migrated database for one test file: a fresh in-memory PGlite served on its own socket, or the
+ * shared PostgreSQL test database (tests isolate themselves by building their own businesses).
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const ignore = () => undefined;
+  if (testMode() === 'postgres') {
+    const db = openPostgres(testDatabaseUrl(), ignore, 5);
+    await migrate(db.pool);
+    return db;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'fbk-'));
+  const db = await openEmbedded({ dataDir: dir, inMemory: true, onPoolError: ignore });
+  await migrate(db.pool);
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

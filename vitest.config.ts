@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+// The suite always runs on the embedded database, and once more on PostgreSQL when TEST_DATABASE_URL is set.
+const modes = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+
+export default defineConfig({
+  test: {
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    projects: modes.map((mode) => ({
+      extends: true,
+      test: {
+        name: mode,
+        include: mode === 'embedded' ? ['src/**/*.test.ts', 'test/**/*.test.ts'] : ['test/**/*.test.ts'],
+        env: { TEST_DB: mode },
+      },
+    })),
+  },
+});
