@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The suite always runs on the embedded database, and once more on PostgreSQL when TEST_DATABASE_URL is set.
 const modes = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
@@ -11,7 +11,9 @@ export default defineConfig({
       extends: true,
       test: {
         name: mode,
+        // pure unit tests and the embedded database's own tests need no second run
         include: mode === 'embedded' ? ['src/**/*.test.ts', 'test/**/*.test.ts'] : ['test/**/*.test.ts'],
+        exclude: mode === 'embedded' ? configDefaults.exclude : [...configDefaults.exclude, 'test/db/embedded.test.ts'],
         env: { TEST_DB: mode },
       },
     })),

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   const app = createApp({ db, logger, config, isReady: () => ready });
   const server = app.listen(config.PORT, config.HOST);
   await once(server, 'listening');
-  logger.info({ port: config.PORT, host: config.HOST, database: db.mode }, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ port, host: config.HOST, database: db.mode }, 'listening');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -27,8 +29,11 @@ async function main(): Promise<void> {
     const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     forced.unref();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive connections that go idle once their in-flight request is answered are closed too.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
     server.closeIdleConnections();
     await closed;
+    clearInterval(sweep);
     clearTimeout(forced);
     await db.close();
     logger.info('stopped');

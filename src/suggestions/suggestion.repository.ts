@@ -94,13 +94,20 @@ export async function countSuggestions(db: Queryable, businessId: string, filter
   return rows[0]!.total;
 }
 
-export async function findSuggestion(db: Queryable, businessId: string, id: string): Promise<SuggestionRow | null> {
+/** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */
+export async function findSuggestion(
+  db: Queryable,
+  businessId: string,
+  id: string,
+  { forUpdate = false } = {},
+): Promise<SuggestionRow | null> {
   const { rows } = await db.query<SuggestionRow>(
     /* sql */ `
     SELECT ${COLUMNS}
     FROM suggestions
     WHERE business_id = $1
-      AND id = $2`,
+      AND id = $2
+    ${forUpdate ? 'FOR UPDATE' : ''}`,
     [businessId, id],
   );
   return rows[0] ?? null;
@@ -154,7 +161,7 @@ export interface SuggestionChanges {
   priority?: Priority;
 }
 
-/** Locks nothing beyond the row; unchanged fields keep their value through COALESCE. */
+/** Unchanged fields keep their value through COALESCE. */
 export async function updateSuggestion(
   db: Queryable,
   businessId: string,

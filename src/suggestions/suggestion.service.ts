@@ -92,7 +92,7 @@ export async function changeSuggestion(
 ): Promise<SuggestionRow> {
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
-    const before = await findSuggestion(tx, businessId, id);
+    const before = await findSuggestion(tx, businessId, id, { forUpdate: true });
     if (!before) throw notFound('Suggestion');
     const row = (await updateSuggestion(tx, businessId, id, changes))!;
     await insertActivity(tx, businessId, {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { createLogger } from '../../src/logger.js';
+import supertest from 'supertest';
 import { useTestApp } from '../support/app.js';
 
 const ctx = useTestApp();
@@ -8,5 +11,22 @@ describe('GET /health', () => {
     const res = await ctx.request().get('/health');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('When the database does not answer, then it is a 503 in the error shape', async () => {
+    const spy = vi.spyOn(ctx.db, 'ping').mockResolvedValueOnce(false);
+    try {
+      const res = await ctx.request().get('/health');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('When migrations have not run yet, then health and the API answer 503', async () => {
+    const app = createApp({ db: ctx.db, logger: createLogger('silent'), isReady: () => false });
+    expect((await supertest(app).get('/health')).status).toBe(503);
+    expect((await supertest(app).get('/api/v1/suggestions')).status).toBe(503);
   });
 });

@@ -197,6 +197,14 @@ describe('PATCH /api/v1/suggestions/:id', () => {
       .set('X-API-Key', t.write)
       .send({ status: 'completed' });
     expect(status.body).toMatchObject({ status: 'completed', priority: 'high' });
+    const { rows } = await ctx.db.pool.query(
+      `SELECT type, data FROM activity WHERE entity_id = $1 AND type = 'suggestion.updated' ORDER BY id`,
+      [created.id],
+    );
+    expect(rows.map((r: { data: unknown }) => r.data)).toEqual([
+      { from: { status: 'pending', priority: 'medium' }, to: { status: 'in_progress', priority: 'high' } },
+      { from: { status: 'in_progress', priority: 'high' }, to: { status: 'completed', priority: 'high' } },
+    ]);
   });
 
   it.each([

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('When the environment is empty, then every default applies and the database is embedded', () => {
+    expect(loadConfig({})).toEqual({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATABASE_URL: undefined,
+      DATA_DIR: './data',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_MINUTE: 60,
+      REDIS_URL: undefined,
+    });
+  });
+
+  it('When variables are set, then they are parsed; empty URLs mean unset', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      REDIS_URL: '',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({ PORT: 8080, DATABASE_URL: 'postgres://u@h:5432/db', REDIS_URL: undefined });
+  });
+
+  it('When values are invalid, then it fails with one readable message naming each variable', () => {
+    const attempt = () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'not a url' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/Invalid environment configuration:[\s\S]*PORT[\s\S]*DATABASE_URL[\s\S]*LOG_LEVEL/);
+  });
+});

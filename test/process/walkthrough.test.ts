@@ -1,0 +1,142 @@
+import { request as httpRequest } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliJson, databaseEnv, runCli, startServer, type ServerProcess } from '../support/processes.js';
+
+/** The README walkthrough, as written: admin CLI and HTTP against a running server. */
+describe('server process and admin CLI', () => {
+  const env = databaseEnv();
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await startServer(env);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+  });
+
+  it('When the README walkthrough is followed while the server runs, then a created suggestion is listed', async () => {
+    const business = await cliJson(
+      ['business', 'create', '--name', 'Café Lune', '--owner-email', `o-${Date.now()}@x.test`],
+      env,
+    );
+    expect(Object.keys(business)).toEqual(['id', 'name', 'plan', 'owner']);
+    expect(business).toMatchObject({ name: 'Café Lune', plan: 'business', owner: { id: expect.any(String) } });
+
+    const key = await cliJson<{ id: string; key: string; prefix: string }>(
+      ['key', 'create', '--business', business.id as string, '--name', 'Website widget', '--scope', 'write'],
+      env,
+    );
+    expect(Object.keys(key)).toEqual(['id', 'key', 'prefix', 'name', 'scope', 'created_at']);
+    expect(key.key.startsWith(key.prefix)).toBe(true);
+
+    const created = await fetch(`${server.baseUrl}/api/v1/suggestions`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key.key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'Love the new terrace, please add more shade', customer_name: 'Ada' }),
+    });
+    expect(created.status).toBe(201);
+    const listed = await fetch(`${server.baseUrl}/api/v1/suggestions`, {
+      headers: { Authorization: `Bearer ${key.key}` },
+    });
+    const body = (await listed.json()) as { total: number; data: { content: string }[] };
+    expect(body.total).toBe(1);
+    expect(body.data[0]!.content).toBe('Love the new terrace, please add more shade');
+
+    const keys = await cliJson<Record<string, unknown>[]>(['key', 'list', '--business', business.id as string], env);
+    expect(keys).toHaveLength(1);
+    expect(JSON.stringify(keys)).not.toContain(key.key);
+    expect(keys[0]).not.toHaveProperty('digest');
+
+    const revoked = await cliJson(['key', 'revoke', key.id], env);
+    expect(revoked.revoked_at).toEqual(expect.any(String));
+    const after = await fetch(`${server.baseUrl}/api/v1/suggestions`, { headers: { 'X-API-Key': key.key } });
+    expect(after.status).toBe(401);
+  });
+
+  it('When a user is added and a location created, then the CLI prints them as JSON', async () => {
+    const business = await cliJson(['business', 'create', '--name', 'Users Inc'], env);
+    const user = await cliJson(
+      [
+        'user',
+        'create',
+        '--business',
+        business.id as string,
+        '--email',
+        `u-${Date.now()}@x.test`,
+        '--role',
+        'admin',
+        '--password',
+        'correct horse',
+      ],
+      env,
+    );
+    expect(user).toMatchObject({ role: 'admin', business_id: business.id });
+    const location = await cliJson(
+      ['location', 'create', '--business', business.id as string, '--name', 'Main St'],
+      env,
+    );
+    expect(location).toMatchObject({ name: 'Main St', id: expect.any(String) });
+  });
+
+  it.each([
+    [['business', 'create'], /missing --name/],
+    [['business', 'create', '--name', 'x', '--plan', 'gold'], /plan/],
+    [['key', 'create', '--business', '0190c7f0-0000-7000-8000-000000000000', '--name', 'x'], /business .* not found/],
+    [['key', 'create', '--business', 'nope', '--name', 'x'], /business/],
+    [['key', 'revoke', '0190c7f0-0000-7000-8000-000000000000'], /not found/],
+    [['key', 'frobnicate'], /unknown command/],
+    [['key', 'list', '--business', '0190c7f0-0000-7000-8000-000000000000', '--bogus'], /bogus/],
+  ])('When the CLI is called with %j, then it fails on stderr with a non-zero exit', async (args, message) => {
+    const result = await runCli(args, env);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('When --help is asked at any level, then usage is printed and the exit is 0', async () => {
+    for (const args of [['--help'], ['key', '--help'], ['key', 'create', '--help']]) {
+      const result = await runCli(args, env);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/Usage:/);
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('When SIGTERM arrives during a request, then that request is answered and the process exits 0', async () => {
+    const env = databaseEnv();
+    const server = await startServer(env);
+    try {
+      const business = await cliJson(['business', 'create', '--name', 'Shutdown'], env);
+      const { key } = await cliJson<{ key: string }>(
+        ['key', 'create', '--business', business.id as string, '--name', 'k', '--scope', 'write'],
+        env,
+      );
+      const body = JSON.stringify({ content: 'written during shutdown' });
+      const status = new Promise<number>((resolve, reject) => {
+        const req = httpRequest(`${server.baseUrl}/api/v1/suggestions`, {
+          method: 'POST',
+          headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.write(body.slice(0, 5));
+        void sleep(300).then(() => {
+          server.child.kill('SIGTERM');
+          return sleep(300).then(() => req.end(body.slice(5)));
+        });
+      });
+      const started = Date.now();
+      expect(await status).toBe(201);
+      expect(await server.stop('SIGTERM')).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(server.output.join('')).toContain('"msg":"stopped"');
+    } finally {
+      await server.stop('SIGKILL');
+    }
+  }, 60_000);
+});
