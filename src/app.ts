@@ -8,6 +8,7 @@ import { jsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { HttpError } from './http/errors.js';
 import { requestLogging } from './http/request-logging.js';
+import { issueRoutesV1 } from './issues/issue.routes.js';
 import { suggestionRoutesV1 } from './suggestions/suggestion.routes.js';
 
 export interface AppDeps {
@@ -43,6 +44,7 @@ export function createApp({ db, logger, isReady = () => true }: AppDeps): Expres
   v1.use(apiKeyAuth(db.pool));
   v1.use(jsonBody);
   v1.use(suggestionRoutesV1(db.pool));
+  v1.use(issueRoutesV1(db.pool));
   app.use('/api/v1', v1);
 
   app.use(notFoundHandler);

@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/database.js';
+import { orderAndPage, type PageRequest } from '../db/paging.js';
+import { whereClause, type Condition } from '../db/where.js';
 
 export type EntityType = 'suggestion' | 'issue';
 
@@ -15,12 +17,13 @@ const COLUMNS = 'id, entity_type, entity_id, content, author_id, created_at';
 /** Constant table names per commentable entity. */
 const PARENT_TABLES: Record<EntityType, string> = { suggestion: 'suggestions', issue: 'issues' };
 
-/** Takes a share lock on the parent so it cannot vanish between this check and the insert. */
-export async function lockParent(
+/** `forShare` locks the parent for the transaction, so it cannot vanish between this check and an insert. */
+export async function parentExists(
   db: Queryable,
   businessId: string,
   entityType: EntityType,
   id: string,
+  { forShare = false } = {},
 ): Promise<boolean> {
   const { rows } = await db.query(
     /* sql */ `
@@ -28,7 +31,7 @@ export async function lockParent(
     FROM ${PARENT_TABLES[entityType]}
     WHERE business_id = $1
       AND id = $2
-    FOR SHARE`,
+    ${forShare ? 'FOR SHARE' : ''}`,
     [businessId, id],
   );
   return rows.length > 0;
@@ -54,4 +57,45 @@ export async function insertComment(
     [comment.id, businessId, comment.entityType, comment.entityId, comment.content, comment.authorId, comment.apiKeyId],
   );
   return rows[0]!;
+}
+
+const entityConditions = (entityType: EntityType, entityId: string): Condition[] => [
+  ['entity_type = ?', entityType],
+  ['entity_id = ?', entityId],
+];
+
+export async function findComments(
+  db: Queryable,
+  businessId: string,
+  entityType: EntityType,
+  entityId: string,
+  page: PageRequest<'created_at'>,
+): Promise<CommentRow[]> {
+  const { sql, params } = whereClause(businessId, entityConditions(entityType, entityId));
+  const { rows } = await db.query<CommentRow>(
+    /* sql */ `
+    SELECT ${COLUMNS}
+    FROM comments
+    ${sql}
+    ${orderAndPage('created_at', page, params)}`,
+    params,
+  );
+  return rows;
+}
+
+export async function countComments(
+  db: Queryable,
+  businessId: string,
+  entityType: EntityType,
+  entityId: string,
+): Promise<number> {
+  const { sql, params } = whereClause(businessId, entityConditions(entityType, entityId));
+  const { rows } = await db.query<{ total: number }>(
+    /* sql */ `
+    SELECT count(*) AS total
+    FROM comments
+    ${sql}`,
+    params,
+  );
+  return rows[0]!.total;
 }

@@ -4,7 +4,15 @@ import { withTransaction } from '../db/database.js';
 import type { Principal } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { newId } from '../shared/ids.js';
-import { insertComment, lockParent, type CommentRow, type EntityType } from './comment.repository.js';
+import type { PageRequest } from '../db/paging.js';
+import {
+  countComments,
+  findComments,
+  insertComment,
+  parentExists,
+  type CommentRow,
+  type EntityType,
+} from './comment.repository.js';
 
 const ENTITY_NAMES: Record<EntityType, string> = { suggestion: 'Suggestion', issue: 'Issue' };
 
@@ -18,7 +26,9 @@ export async function addComment(
 ): Promise<CommentRow> {
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
-    if (!(await lockParent(tx, businessId, entityType, entityId))) throw notFound(ENTITY_NAMES[entityType]);
+    if (!(await parentExists(tx, businessId, entityType, entityId, { forShare: true }))) {
+      throw notFound(ENTITY_NAMES[entityType]);
+    }
     const comment = await insertComment(tx, businessId, {
       id: newId(),
       entityType,
@@ -37,4 +47,19 @@ export async function addComment(
     });
     return comment;
   });
+}
+
+export async function listComments(
+  pool: pg.Pool,
+  businessId: string,
+  entityType: EntityType,
+  entityId: string,
+  page: PageRequest<'created_at'>,
+): Promise<{ rows: CommentRow[]; total: number }> {
+  if (!(await parentExists(pool, businessId, entityType, entityId))) throw notFound(ENTITY_NAMES[entityType]);
+  const [rows, total] = await Promise.all([
+    findComments(pool, businessId, entityType, entityId, page),
+    countComments(pool, businessId, entityType, entityId),
+  ]);
+  return { rows, total };
 }

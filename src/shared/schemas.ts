@@ -16,6 +16,7 @@ export const sentiment = z.enum(SENTIMENTS);
 export const visibility = z.enum(VISIBILITIES);
 
 export type SuggestionStatus = z.infer<typeof suggestionStatus>;
+export type IssueStatus = z.infer<typeof issueStatus>;
 export type Priority = z.infer<typeof priority>;
 export type Sentiment = z.infer<typeof sentiment>;
 export type Visibility = z.infer<typeof visibility>;

@@ -1,6 +1,8 @@
 import type { Queryable } from '../db/database.js';
+import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition } from '../db/where.js';
-import type { Priority, Sentiment, SortOrder, SuggestionStatus, Visibility } from '../shared/schemas.js';
+import type { Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';
+import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
 import type { SUGGESTION_SORTS } from './suggestion.schemas.js';
 
 export type ReviewState = 'not_required' | 'pending' | 'approved' | 'rejected';
@@ -32,19 +34,14 @@ export interface SuggestionFilter {
   sentiment?: Sentiment;
   /** created strictly after */
   since?: Date;
-}
-
-export interface PageRequest<Sort extends string> {
-  sort: Sort;
-  order: SortOrder;
-  limit: number;
-  offset: number;
+  /** a prefix tsquery (see shared/search.ts) */
+  q?: string;
 }
 
 export type SuggestionSort = (typeof SUGGESTION_SORTS)[number];
 
 /** Whitelisted sort columns: the only identifiers that ever come from a request, via this map. */
-const SORT_COLUMNS: Record<SuggestionSort, string> = {
+const SORT_COLUMNS: Record<Exclude<SuggestionSort, 'relevance'>, string> = {
   created_at: 'created_at',
   updated_at: 'updated_at',
   priority: 'priority',
@@ -54,10 +51,11 @@ const SORT_COLUMNS: Record<SuggestionSort, string> = {
 };
 
 const conditions = (filter: SuggestionFilter): Condition[] => [
-  ['status', '=', filter.status],
-  ['priority', '=', filter.priority],
-  ['sentiment', '=', filter.sentiment],
-  ['created_at', '>', filter.since],
+  ['status = ?', filter.status],
+  ['priority = ?', filter.priority],
+  ['sentiment = ?', filter.sentiment],
+  ['created_at > ?', filter.since],
+  [SEARCH_CONDITION, filter.q],
 ];
 
 export async function findSuggestions(
@@ -66,18 +64,15 @@ export async function findSuggestions(
   filter: SuggestionFilter,
   page: PageRequest<SuggestionSort>,
 ): Promise<SuggestionRow[]> {
-  const where = whereClause(businessId, conditions(filter));
-  const direction = page.order === 'asc' ? 'ASC' : 'DESC';
-  const n = where.params.length;
+  const { sql, params } = whereClause(businessId, conditions(filter));
+  const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
   const { rows } = await db.query<SuggestionRow>(
     /* sql */ `
     SELECT ${COLUMNS}
     FROM suggestions
-    ${where.sql}
-    ORDER BY ${SORT_COLUMNS[page.sort]} ${direction}, id ${direction}
-    LIMIT $${n + 1}
-    OFFSET $${n + 2}`,
-    [...where.params, page.limit, page.offset],
+    ${sql}
+    ${orderAndPage(sortSql, page, params)}`,
+    params,
   );
   return rows;
 }

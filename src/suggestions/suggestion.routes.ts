@@ -1,17 +1,11 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import { toCommentResponse } from '../comments/comment.presenter.js';
-import { addComment } from '../comments/comment.service.js';
+import { mountCommentRoutesV1 } from '../comments/comment.routes.js';
 import { principalOf, requireScope } from '../http/auth.js';
 import { idParam, pageEnvelope } from '../http/params.js';
 import { parseBody, parseQuery } from '../http/validation.js';
 import { toSuggestionListItem, toSuggestionResponse } from './suggestion.presenter.js';
-import {
-  createCommentBody,
-  createSuggestionBody,
-  listSuggestionsQuery,
-  updateSuggestionBody,
-} from './suggestion.schemas.js';
+import { createSuggestionBody, listSuggestionsQuery, updateSuggestionBody } from './suggestion.schemas.js';
 import { changeSuggestion, createSuggestion, getSuggestion, listSuggestions } from './suggestion.service.js';
 
 /** /api/v1/suggestions: the business comes from the API key. */
@@ -44,12 +38,7 @@ export function suggestionRoutesV1(pool: pg.Pool): Router {
     res.json(toSuggestionResponse(suggestion));
   });
 
-  router.post('/suggestions/:id/comments', requireScope('write'), async (req, res) => {
-    const id = idParam(req.params.id, 'Suggestion');
-    const { content } = parseBody(createCommentBody, req.body);
-    const comment = await addComment(pool, principalOf(req), 'suggestion', id, content);
-    res.status(201).json(toCommentResponse(comment));
-  });
+  mountCommentRoutesV1(router, pool, 'suggestion');
 
   return router;
 }

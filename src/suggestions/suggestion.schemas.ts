@@ -11,9 +11,9 @@ import {
   uuid,
   visibility,
 } from '../shared/schemas.js';
+import { relevanceNeedsQuery, searchParam } from '../shared/search.js';
 
 export const SUGGESTION_CONTENT_MAX = 2000;
-export const COMMENT_CONTENT_MAX = 5000;
 export const CUSTOMER_NAME_MAX = 200;
 
 export const SUGGESTION_SORTS = [
@@ -23,6 +23,7 @@ export const SUGGESTION_SORTS = [
   'status',
   'upvote_count',
   'sentiment_score',
+  'relevance',
 ] as const;
 
 export const suggestionFilters = {
@@ -32,11 +33,14 @@ export const suggestionFilters = {
   since: isoInstant.optional(),
 };
 
-export const listSuggestionsQuery = z.strictObject({
-  ...pageParams,
-  ...suggestionFilters,
-  sort: z.enum(SUGGESTION_SORTS).default('created_at'),
-});
+export const listSuggestionsQuery = z
+  .strictObject({
+    ...pageParams,
+    ...suggestionFilters,
+    q: searchParam.optional(),
+    sort: z.enum(SUGGESTION_SORTS).default('created_at'),
+  })
+  .refine(relevanceNeedsQuery.check, relevanceNeedsQuery.issue);
 export type ListSuggestionsQuery = z.output<typeof listSuggestionsQuery>;
 
 const nullable = <T extends z.ZodType>(schema: T) =>
@@ -62,7 +66,3 @@ export const updateSuggestionBody = z
     message: 'give at least one of status, priority',
   });
 export type UpdateSuggestionBody = z.output<typeof updateSuggestionBody>;
-
-export const createCommentBody = z.strictObject({
-  content: text(COMMENT_CONTENT_MAX),
-});

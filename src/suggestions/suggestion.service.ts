@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { insertActivity } from '../activity/activity.repository.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { withTransaction } from '../db/database.js';
+import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../http/auth.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { locationExists } from '../locations/location.repository.js';
@@ -14,7 +15,6 @@ import {
   findSuggestions,
   insertSuggestion,
   updateSuggestion,
-  type PageRequest,
   type SuggestionChanges,
   type SuggestionFilter,
   type SuggestionRow,

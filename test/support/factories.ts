@@ -5,6 +5,7 @@ import { createBusiness } from '../../src/businesses/business.service.js';
 import { insertLocation } from '../../src/locations/location.repository.js';
 import type { Plan, Scope } from '../../src/shared/schemas.js';
 import { newId } from '../../src/shared/ids.js';
+import { insertIssue, type NewIssueRow } from '../../src/issues/issue.repository.js';
 
 export const uniqueEmail = (label = 'user') => `${label}-${randomUUID()}@example.test`;
 
@@ -36,4 +37,25 @@ export async function buildTenant(db: Database, overrides: { plan?: Plan; approv
 
 export async function buildLocation(db: Database, businessId: string, name = 'Main street') {
   return insertLocation(db.pool, businessId, { id: newId(), name });
+}
+
+/** Issues have no creation route in /api/v1: tests insert them through the repository. */
+export async function buildIssue(
+  db: Database,
+  businessId: string,
+  overrides: Partial<Omit<NewIssueRow, 'id' | 'source'>> = {},
+) {
+  return insertIssue(db.pool, businessId, {
+    id: newId(),
+    title: 'The card reader is broken',
+    description: 'It rejects every contactless payment',
+    status: 'open',
+    priority: 'medium',
+    assigneeId: null,
+    customerName: null,
+    customerEmail: null,
+    locationId: null,
+    source: 'dashboard',
+    ...overrides,
+  });
 }

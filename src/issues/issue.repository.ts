@@ -1,0 +1,141 @@
+import type { Queryable } from '../db/database.js';
+import { orderAndPage, type PageRequest } from '../db/paging.js';
+import { whereClause, type Condition } from '../db/where.js';
+import type { IssueStatus, Priority } from '../shared/schemas.js';
+import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
+import type { IssueSort } from './issue.schemas.js';
+
+export interface IssueRow {
+  id: string;
+  title: string;
+  description: string;
+  status: IssueStatus;
+  priority: Priority;
+  assignee_id: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  is_anonymous: boolean;
+  location_id: string | null;
+  resolved_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = /* sql */ `id, title, description, status, priority, assignee_id, customer_name, customer_email,
+  is_anonymous, location_id, resolved_at, created_at, updated_at`;
+
+export interface IssueFilter {
+  status?: IssueStatus;
+  priority?: Priority;
+  assigneeId?: string;
+  /** created strictly after */
+  since?: Date;
+  /** a prefix tsquery (see shared/search.ts) */
+  q?: string;
+}
+
+/** Whitelisted sort columns: the only identifiers that ever come from a request, via this map. */
+const SORT_COLUMNS: Record<Exclude<IssueSort, 'relevance'>, string> = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  priority: 'priority',
+  status: 'status',
+  resolved_at: 'resolved_at',
+};
+
+const conditions = (filter: IssueFilter): Condition[] => [
+  ['status = ?', filter.status],
+  ['priority = ?', filter.priority],
+  ['assignee_id = ?', filter.assigneeId],
+  ['created_at > ?', filter.since],
+  [SEARCH_CONDITION, filter.q],
+];
+
+export async function findIssues(
+  db: Queryable,
+  businessId: string,
+  filter: IssueFilter,
+  page: PageRequest<IssueSort>,
+): Promise<IssueRow[]> {
+  const { sql, params } = whereClause(businessId, conditions(filter));
+  const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
+  const { rows } = await db.query<IssueRow>(
+    /* sql */ `
+    SELECT ${COLUMNS}
+    FROM issues
+    ${sql}
+    ${orderAndPage(sortSql, page, params)}`,
+    params,
+  );
+  return rows;
+}
+
+export async function countIssues(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
+  const { sql, params } = whereClause(businessId, conditions(filter));
+  const { rows } = await db.query<{ total: number }>(
+    /* sql */ `
+    SELECT count(*) AS total
+    FROM issues
+    ${sql}`,
+    params,
+  );
+  return rows[0]!.total;
+}
+
+/** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */
+export async function findIssue(
+  db: Queryable,
+  businessId: string,
+  id: string,
+  { forUpdate = false } = {},
+): Promise<IssueRow | null> {
+  const { rows } = await db.query<IssueRow>(
+    /* sql */ `
+    SELECT ${COLUMNS}
+    FROM issues
+    WHERE business_id = $1
+      AND id = $2
+    ${forUpdate ? 'FOR UPDATE' : ''}`,
+    [businessId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export interface NewIssueRow {
+  id: string;
+  title: string;
+  description: string;
+  status: IssueStatus;
+  priority: Priority;
+  assigneeId: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
+  locationId: string | null;
+  source: 'api' | 'dashboard' | 'qr_code' | 'public_page' | 'import';
+}
+
+export async function insertIssue(db: Queryable, businessId: string, issue: NewIssueRow): Promise<IssueRow> {
+  const { rows } = await db.query<IssueRow>(
+    /* sql */ `
+    INSERT INTO issues (id, business_id, title, description, status, priority, assignee_id, customer_name,
+      customer_email, is_anonymous, location_id, source, resolved_at)
+    VALUES ($1, $2, $3, $4, $5::issue_status, $6, $7, $8, $9, $10, $11, $12,
+      CASE WHEN $5::issue_status = 'resolved' THEN now() END)
+    RETURNING ${COLUMNS}`,
+    [
+      issue.id,
+      businessId,
+      issue.title,
+      issue.description,
+      issue.status,
+      issue.priority,
+      issue.assigneeId,
+      issue.customerName,
+      issue.customerEmail,
+      issue.customerName === null && issue.customerEmail === null,
+      issue.locationId,
+      issue.source,
+    ],
+  );
+  return rows[0]!;
+}
