@@ -18,9 +18,12 @@ export interface AppDeps {
   isReady?: () => boolean;
 }
 
-export function createApp({ db, logger, isReady = () => true }: AppDeps): Express {
+export function createApp({ db, logger, config = {}, isReady = () => true }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Behind a reverse proxy, req.ip must be the client's address, not the proxy's: failed
+  // authentications are limited per address.
+  if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
 
   app.use(requestLogging(logger));
   app.use(helmet());
