@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -7,6 +7,7 @@ import { apiKeyAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { HttpError } from './http/errors.js';
+import { createRateLimiters, type RateLimiters } from './http/rate-limit.js';
 import { requestLogging } from './http/request-logging.js';
 import { issueRoutesV1 } from './issues/issue.routes.js';
 import { suggestionRoutesV1 } from './suggestions/suggestion.routes.js';
@@ -17,11 +18,22 @@ export interface AppDeps {
   config?: Partial<Config>;
   /** False until migrations have run: health answers 503 meanwhile. */
   isReady?: () => boolean;
+  /**
+   * Made (and closed) by the caller, e.g. with Redis; by default in memory, RATE_LIMIT_PER_MINUTE
+   * per credential, with nothing to close.
+   */
+  rateLimiters?: RateLimiters;
 }
 
-export function createApp({ db, logger, isReady = () => true }: AppDeps): Express {
+export function createApp({ db, logger, config = {}, isReady = () => true, rateLimiters }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Behind a reverse proxy, req.ip must be the client's address, not the proxy's: failed
+  // authentications are limited per address.
+  if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
+  const limiters = rateLimiters ?? createRateLimiters({ limit: config.RATE_LIMIT_PER_MINUTE ?? 60, logger });
+  // Every router with credentials: guessing is limited before authentication, the credential's budget after it.
+  const authenticated = (authenticate: RequestHandler) => [limiters.failedAuth, authenticate, limiters.perCredential];
 
   app.use(requestLogging(logger));
   app.use(helmet());
@@ -41,7 +53,7 @@ export function createApp({ db, logger, isReady = () => true }: AppDeps): Expres
   });
 
   const v1 = express.Router();
-  v1.use(apiKeyAuth(db.pool));
+  v1.use(authenticated(apiKeyAuth(db.pool)));
   v1.use(jsonBody);
   v1.use(suggestionRoutesV1(db.pool));
   v1.use(issueRoutesV1(db.pool));

@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: 60,
       REDIS_URL: undefined,
+      TRUST_PROXY: undefined,
     });
   });
 
@@ -28,5 +29,25 @@ describe('loadConfig', () => {
     const attempt = () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'not a url' });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/Invalid environment configuration:[\s\S]*PORT[\s\S]*DATABASE_URL[\s\S]*LOG_LEVEL/);
+  });
+});
+
+describe('loadConfig: rate-limit settings', () => {
+  it('When REDIS_URL is a redis:// URL, then it is kept; when empty, it is unset', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
+  });
+
+  it.each([
+    ['1', 1],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+    ['false', false],
+    ['', undefined],
+  ])('When TRUST_PROXY is "%s", then express gets %s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it('When TRUST_PROXY is "true", then the start is refused: any client could pick its address', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(ConfigError);
   });
 });

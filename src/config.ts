@@ -14,6 +14,20 @@ const envSchema = z.object({
   ),
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(60)),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /**
+   * Express `trust proxy`: a hop count ("1" behind one reverse proxy) or addresses / subnets / presets
+   * ("loopback, 10.0.0.0/8"). Unset or "false" trusts no proxy. "true" is refused: any client could then
+   * pick its address with X-Forwarded-For and escape the per-address limit on failed authentications.
+   */
+  TRUST_PROXY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .trim()
+      .refine((value) => value.toLowerCase() !== 'true', 'must be a hop count or a list of addresses, not "true"')
+      .transform((value) => (value.toLowerCase() === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value))
+      .optional(),
+  ),
 });
 
 export type Config = z.infer<typeof envSchema>;

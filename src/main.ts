@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrate } from './db/migrate.js';
+import { createRateLimiters } from './http/rate-limit.js';
 import { createLogger } from './logger.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -13,8 +14,14 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   const db = await openDatabase(config, (err) => logger.warn({ err }, 'database connection lost'));
 
+  const rateLimiters = createRateLimiters({
+    limit: config.RATE_LIMIT_PER_MINUTE,
+    redis: config.REDIS_URL ? { url: config.REDIS_URL } : undefined,
+    logger,
+  });
+
   let ready = false;
-  const app = createApp({ db, logger, config, isReady: () => ready });
+  const app = createApp({ db, logger, config, isReady: () => ready, rateLimiters });
   const server = app.listen(config.PORT, config.HOST);
   await once(server, 'listening');
   const address = server.address();
@@ -35,6 +42,7 @@ async function main(): Promise<void> {
     await closed;
     clearInterval(sweep);
     clearTimeout(forced);
+    await rateLimiters.close();
     await db.close();
     logger.info('stopped');
     process.exit(0);

@@ -2,8 +2,11 @@ import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll } from 'vitest';
+import type { Logger } from 'pino';
 import { createApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
+import { createRateLimiters, type RateLimiters, type RateLimitOptions } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/logger.js';
 import { openTestDatabase } from './database.js';
 
@@ -15,21 +18,27 @@ export interface TestContext {
   request(): supertest.Agent;
 }
 
-/** One app and database per test file, closed after it; tests build their own businesses. */
-export function useTestApp(): TestContext {
+/** A logger whose every line is kept, as text. */
+export function capturingLogger(): { logger: Logger; logs: string[] } {
   const logs: string[] = [];
-  let db: Database | undefined;
-  let app: Express | undefined;
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       logs.push(chunk.toString());
       callback();
     },
   });
+  return { logger: createLogger('info', sink), logs };
+}
+
+/** One app and database per test file, closed after it; tests build their own businesses. */
+export function useTestApp(): TestContext {
+  const { logger, logs } = capturingLogger();
+  let db: Database | undefined;
+  let app: Express | undefined;
 
   beforeAll(async () => {
     db = await openTestDatabase();
-    app = createApp({ db, logger: createLogger('info', sink) });
+    app = createApp({ db, logger });
   });
   afterAll(async () => {
     await db?.close();
@@ -49,5 +58,31 @@ export function useTestApp(): TestContext {
       if (!app) throw new Error('app not created yet');
       return supertest.agent(app);
     },
+  };
+}
+
+export interface OtherApp {
+  readonly app: Express;
+  readonly logs: string[];
+  request(): supertest.Agent;
+}
+
+export type OtherAppOptions = Partial<Omit<RateLimitOptions, 'logger'>> & { config?: Partial<Config> };
+
+/**
+ * Makes more apps on the file's database, each with its own rate limiters (60 per minute unless
+ * told otherwise), as separate instances of the service would be; their limiters close after the file.
+ */
+export function useOtherApps(ctx: TestContext): (options?: OtherAppOptions) => OtherApp {
+  const limiters: RateLimiters[] = [];
+  afterAll(async () => {
+    await Promise.all(limiters.map((limiter) => limiter.close()));
+  });
+  return ({ config, ...rateLimit } = {}) => {
+    const { logger, logs } = capturingLogger();
+    const rateLimiters = createRateLimiters({ limit: 60, ...rateLimit, logger });
+    limiters.push(rateLimiters);
+    const app = createApp({ db: ctx.db, logger, config, rateLimiters });
+    return { app, logs, request: () => supertest.agent(app) };
   };
 }

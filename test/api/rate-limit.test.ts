@@ -1,0 +1,136 @@
+import type supertest from 'supertest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { generateApiKey } from '../../src/api-keys/key-format.js';
+import { useOtherApps, useTestApp } from '../support/app.js';
+import { buildTenant } from '../support/factories.js';
+
+const ctx = useTestApp();
+const otherApp = useOtherApps(ctx);
+
+/** `count` requests with `key`, one after the other; the statuses in order. */
+async function spend(agent: supertest.Agent, key: string, count: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < count; i++) {
+    statuses.push((await agent.get('/api/v1/suggestions').set('X-API-Key', key)).status);
+  }
+  return statuses;
+}
+
+const rateLimitBody = (retryAfter: number) => ({
+  error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.any(String), retryAfter },
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Rate limit per API key', () => {
+  it('When a key makes its 61st request within a minute, then it is a 429 with the spec body and Retry-After', async () => {
+    // Only the clock is frozen, so the whole minute is left and retryAfter is exactly 60.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const t = await buildTenant(ctx.db);
+    const agent = ctx.request();
+
+    expect(await spend(agent, t.read, 60)).toEqual(Array(60).fill(200));
+    const res = await agent.get('/api/v1/suggestions').set('X-API-Key', t.read);
+
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual(rateLimitBody(60));
+    expect(res.headers['retry-after']).toBe('60');
+    expect(res.headers['ratelimit']).toMatch(/; r=0; t=60$/);
+  });
+
+  it('When one key is over its limit, then another key of the same business is still served', async () => {
+    const app = otherApp({ limit: 2 });
+    const t = await buildTenant(ctx.db);
+
+    expect(await spend(app.request(), t.read, 3)).toEqual([200, 200, 429]);
+    expect(await spend(app.request(), t.write, 2)).toEqual([200, 200]);
+  });
+
+  it('When the window has passed, then the key is served again with a fresh budget', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const app = otherApp({ limit: 2 });
+    const t = await buildTenant(ctx.db);
+    expect(await spend(app.request(), t.read, 3)).toEqual([200, 200, 429]);
+
+    vi.setSystemTime(Date.now() + 59_000);
+    const early = await app.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
+    expect(early.status).toBe(429);
+    expect(early.body).toEqual(rateLimitBody(1));
+    expect(early.headers['retry-after']).toBe('1');
+
+    vi.setSystemTime(Date.now() + 1_000);
+    const res = await app.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
+    expect(res.status).toBe(200);
+    expect(res.headers['ratelimit']).toMatch(/; r=1; t=60$/);
+  });
+
+  it('When a request is served, then RateLimit-Policy and RateLimit describe the budget, without X-RateLimit headers', async () => {
+    const t = await buildTenant(ctx.db);
+    const res = await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
+
+    expect(res.status).toBe(200);
+    expect(res.headers['ratelimit-policy']).toMatch(/^"60-in-1min"; q=60; w=60; pk=:[A-Za-z0-9+/=]+:$/);
+    expect(res.headers['ratelimit']).toMatch(/^"60-in-1min"; r=59; t=(59|60)$/);
+    expect(Object.keys(res.headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+    expect(res.headers['retry-after']).toBeUndefined();
+  });
+
+  it('When an authenticated request fails (404), then it counts and carries the headers too', async () => {
+    const t = await buildTenant(ctx.db);
+    const res = await ctx.request().get('/api/v1/no-such-route').set('X-API-Key', t.read);
+    expect(res.status).toBe(404);
+    expect(res.headers['ratelimit']).toMatch(/; r=59; t=\d+$/);
+    const next = await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
+    expect(next.headers['ratelimit']).toMatch(/; r=58; t=\d+$/);
+  });
+});
+
+describe('Rate limit on failed authentication', () => {
+  const badKey = () => generateApiKey().key;
+
+  it('When an address keeps failing authentication, then it gets a 429, even with a valid key', async () => {
+    const app = otherApp({ failedAuthLimit: 3 });
+    const t = await buildTenant(ctx.db);
+
+    expect(await spend(app.request(), badKey(), 3)).toEqual([401, 401, 401]);
+    const res = await app.request().get('/api/v1/suggestions').set('X-API-Key', badKey());
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual(rateLimitBody(expect.any(Number)));
+    expect(res.body.error.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(res.headers['retry-after']).toBe(String(res.body.error.retryAfter));
+    // The key is not even looked at: a 200 here would tell a guesser which of its keys is valid.
+    expect(await spend(app.request(), t.read, 1)).toEqual([429]);
+  });
+
+  it('When requests authenticate, then they do not use up the failed-attempt budget', async () => {
+    const app = otherApp({ failedAuthLimit: 3 });
+    const t = await buildTenant(ctx.db);
+
+    expect(await spend(app.request(), t.read, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(await spend(app.request(), badKey(), 3)).toEqual([401, 401, 401]);
+  });
+
+  it('When the app trusts its proxy, then failures are counted per forwarded client address', async () => {
+    const app = otherApp({ failedAuthLimit: 2, config: { TRUST_PROXY: 'loopback' } });
+    const from = (address: string) =>
+      app.request().get('/api/v1/suggestions').set('X-Forwarded-For', address).set('X-API-Key', badKey());
+
+    expect((await from('203.0.113.7')).status).toBe(401);
+    expect((await from('203.0.113.7')).status).toBe(401);
+    expect((await from('203.0.113.7')).status).toBe(429);
+    expect((await from('198.51.100.4')).status).toBe(401);
+  });
+});
+
+describe('Routes outside the limits', () => {
+  it('When /health is called more often than any limit, then it always answers 200 without RateLimit headers', async () => {
+    const app = otherApp({ limit: 1, failedAuthLimit: 1 });
+    for (let i = 0; i < 5; i++) {
+      const res = await app.request().get('/health');
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit']).toBeUndefined();
+    }
+  });
+});
