@@ -3,14 +3,22 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { apiKeyAuth } from './http/auth.js';
+import { analyticsRoutes } from './analytics/analytics.routes.js';
+import { apiKeyRoutes } from './api-keys/api-key.routes.js';
+import { apiKeyAuth, businessAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { HttpError } from './http/errors.js';
 import { createRateLimiters, type RateLimiters } from './http/rate-limit.js';
 import { requestLogging } from './http/request-logging.js';
+import { issueBusinessRoutes } from './issues/issue.business-routes.js';
 import { issueRoutesV1 } from './issues/issue.routes.js';
+import { qrCodeRoutes } from './qr-codes/qr-code.routes.js';
+import { authRoutes } from './sessions/auth.routes.js';
+import { LoginThrottle, type LoginThrottleOptions } from './sessions/login-throttle.js';
+import { suggestionBusinessRoutes } from './suggestions/suggestion.business-routes.js';
 import { suggestionRoutesV1 } from './suggestions/suggestion.routes.js';
+import { inviteAcceptRoutes, teamRoutes } from './team/team.routes.js';
 
 export interface AppDeps {
   db: Database;
@@ -23,9 +31,18 @@ export interface AppDeps {
    * per credential, with nothing to close.
    */
   rateLimiters?: RateLimiters;
+  /** Failed-login slow-down; the defaults suit production, tests shorten the delays. */
+  loginThrottle?: LoginThrottleOptions;
 }
 
-export function createApp({ db, logger, config = {}, isReady = () => true, rateLimiters }: AppDeps): Express {
+export function createApp({
+  db,
+  logger,
+  config = {},
+  isReady = () => true,
+  rateLimiters,
+  loginThrottle,
+}: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Behind a reverse proxy, req.ip must be the client's address, not the proxy's: failed
@@ -58,6 +75,23 @@ export function createApp({ db, logger, config = {}, isReady = () => true, rateL
   v1.use(suggestionRoutesV1(db.pool));
   v1.use(issueRoutesV1(db.pool));
   app.use('/api/v1', v1);
+
+  // Sign-in and invite acceptance carry no credential: only the per-address failure limit applies.
+  app.use('/auth', limiters.failedAuth, jsonBody, authRoutes(db.pool, new LoginThrottle(loginThrottle)));
+  app.use('/invites', limiters.failedAuth, jsonBody, inviteAcceptRoutes(db.pool));
+
+  const business = express.Router({ mergeParams: true });
+  business.use(authenticated(businessAuth(db.pool)));
+  business.use(jsonBody);
+  business.use(
+    suggestionBusinessRoutes(db.pool),
+    issueBusinessRoutes(db.pool),
+    qrCodeRoutes(db.pool, config.PUBLIC_BASE_URL ?? 'http://localhost:3000'),
+    teamRoutes(db.pool),
+    apiKeyRoutes(db.pool),
+    analyticsRoutes(db.pool),
+  );
+  app.use('/businesses/:business_id', business);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

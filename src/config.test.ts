@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: 60,
       REDIS_URL: undefined,
       TRUST_PROXY: undefined,
+      PUBLIC_BASE_URL: 'http://localhost:3000',
     });
   });
 

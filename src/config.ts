@@ -14,6 +14,8 @@ const envSchema = z.object({
   ),
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(60)),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Where the public feedback page lives: QR codes point at `<PUBLIC_BASE_URL>/f/<code>`. */
+  PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).default('http://localhost:3000')),
   /**
    * Express `trust proxy`: a hop count ("1" behind one reverse proxy) or addresses / subnets / presets
    * ("loopback, 10.0.0.0/8"). Unset or "false" trusts no proxy. "true" is refused: any client could then

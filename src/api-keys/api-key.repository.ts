@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { orderAndPage, type PageRequest } from '../db/paging.js';
 import type { Plan, Scope } from '../shared/schemas.js';
 
 export interface ApiKeyRow {
@@ -49,16 +50,28 @@ export async function findKeyByDigest(db: Queryable, digest: Buffer): Promise<Ke
   return rows[0] ?? null;
 }
 
-export async function listApiKeys(db: Queryable, businessId: string): Promise<ApiKeyRow[]> {
+export async function findApiKeys(
+  db: Queryable,
+  businessId: string,
+  page: PageRequest<'created_at'>,
+): Promise<ApiKeyRow[]> {
+  const params: unknown[] = [businessId];
   const { rows } = await db.query<ApiKeyRow>(
     /* sql */ `
     SELECT ${COLUMNS}
     FROM api_keys k
     WHERE k.business_id = $1
-    ORDER BY k.created_at, k.id`,
-    [businessId],
+    ${orderAndPage('k.created_at', page, params, 'k.id')}`,
+    params,
   );
   return rows;
+}
+
+export async function countApiKeys(db: Queryable, businessId: string): Promise<number> {
+  const { rows } = await db.query<{ total: number }>('SELECT count(*) AS total FROM api_keys WHERE business_id = $1', [
+    businessId,
+  ]);
+  return rows[0]!.total;
 }
 
 /** Revokes once: a second revocation keeps the original time. */

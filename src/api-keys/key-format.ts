@@ -1,30 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { sha256 } from '../shared/digest.js';
+import { BASE62, randomBase62 } from '../shared/random.js';
 
 /** Every key starts with this, so a leaked key is recognisable by secret scanners. */
 export const KEY_PREFIX = 'fbk_';
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32; // 32 base62 characters: about 190 bits
 const CHECKSUM_LENGTH = 6; // 62^6 > 2^32, so any CRC32 fits
 const DISPLAY_LENGTH = 8;
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH + CHECKSUM_LENGTH}}$`);
 
-function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      // 248 = 4 * 62: rejecting the rest keeps every character equally likely
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
-    }
-  }
-  return out;
-}
-
 function base62(value: number, width: number): string {
   let out = '';
   let rest = value;
   while (rest > 0) {
-    out = ALPHABET[rest % 62]! + out;
+    out = BASE62[rest % 62]! + out;
     rest = Math.floor(rest / 62);
   }
   return out.padStart(width, '0');
@@ -53,9 +42,7 @@ export function isWellFormedKey(candidate: string): boolean {
 }
 
 /** A 190-bit random secret needs no slow hash: SHA-256 is enough and keeps lookups cheap. */
-export function digestKey(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
-}
+export const digestKey = (key: string): Buffer => sha256(key);
 
 export function displayPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX.length + DISPLAY_LENGTH);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toApiKeyResponse } from '../api-keys/api-key.presenter.js';
-import { findApiKeyBusiness, listApiKeys } from '../api-keys/api-key.repository.js';
+import { findApiKeyBusiness, findApiKeys } from '../api-keys/api-key.repository.js';
 import { createApiKey, revokeKey } from '../api-keys/api-key.service.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { createBusiness } from '../businesses/business.service.js';
@@ -122,7 +122,8 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       schema: z.object({ business: uuid }),
       async run(db, input) {
         await requireBusiness(db, input.business);
-        return (await listApiKeys(db.pool, input.business)).map(toApiKeyResponse);
+        const everyKey = { sort: 'created_at', order: 'asc', limit: 1_000_000, offset: 0 } as const;
+        return (await findApiKeys(db.pool, input.business, everyKey)).map(toApiKeyResponse);
       },
     }),
     revoke: command({

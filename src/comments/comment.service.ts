@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { insertActivity } from '../activity/activity.repository.js';
 import { withTransaction } from '../db/database.js';
-import type { Principal } from '../http/auth.js';
+import { actorOf, type Principal } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { newId } from '../shared/ids.js';
 import type { PageRequest } from '../db/paging.js';
@@ -16,7 +16,7 @@ import {
 
 const ENTITY_NAMES: Record<EntityType, string> = { suggestion: 'Suggestion', issue: 'Issue' };
 
-/** Comments through the API are attributed to the key: `[via API: <key name>] <text>` (spec 2.3). */
+/** Comments through an API key are attributed to it: `[via API: <key name>] <text>` (spec 2.3). */
 export async function addComment(
   pool: pg.Pool,
   principal: Principal,
@@ -33,16 +33,15 @@ export async function addComment(
       id: newId(),
       entityType,
       entityId,
-      content: `[via API: ${principal.keyName}] ${text}`,
+      content: principal.kind === 'api_key' ? `[via API: ${principal.keyName}] ${text}` : text,
       authorId: principal.userId,
-      apiKeyId: principal.keyId,
+      apiKeyId: principal.kind === 'api_key' ? principal.keyId : null,
     });
     await insertActivity(tx, businessId, {
       type: `${entityType}.commented`,
       entityType,
       entityId,
-      actorUserId: principal.userId,
-      actorApiKeyId: principal.keyId,
+      ...actorOf(principal),
       data: { comment_id: comment.id },
     });
     return comment;

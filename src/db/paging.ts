@@ -12,10 +12,10 @@ export interface PageRequest<Sort extends string = string> {
  * The id tie-breaker makes the order total, so pages never repeat or skip rows. `sortSql` must be a
  * constant from a whitelist (or built from one).
  */
-export function orderAndPage(sortSql: string, page: PageRequest, params: unknown[]): string {
+export function orderAndPage(sortSql: string, page: PageRequest, params: unknown[], idColumn = 'id'): string {
   const direction = page.order === 'asc' ? 'ASC' : 'DESC';
   params.push(page.limit, page.offset);
-  return `ORDER BY ${sortSql} ${direction}, id ${direction}
+  return `ORDER BY ${sortSql} ${direction}, ${idColumn} ${direction}
     LIMIT $${params.length - 1}
     OFFSET $${params.length}`;
 }

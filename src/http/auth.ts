@@ -1,12 +1,15 @@
 import type { Request, RequestHandler } from 'express';
 import type pg from 'pg';
 import { findKeyByDigest, touchApiKey } from '../api-keys/api-key.repository.js';
-import { digestKey, isWellFormedKey } from '../api-keys/key-format.js';
-import type { Plan, Scope } from '../shared/schemas.js';
+import { digestKey, isWellFormedKey, KEY_PREFIX } from '../api-keys/key-format.js';
+import { findLiveSession } from '../sessions/session.repository.js';
+import { isWellFormedSessionToken } from '../sessions/session-token.js';
+import { sha256 } from '../shared/digest.js';
+import { uuid, type Plan, type Role, type Scope } from '../shared/schemas.js';
+import { findMember } from '../users/user.repository.js';
 import { forbidden, unauthorized } from './errors.js';
 
-/** Who is calling, resolved once per request from the credential. */
-export interface Principal {
+export interface ApiKeyPrincipal {
   kind: 'api_key';
   businessId: string;
   scope: Scope;
@@ -15,6 +18,17 @@ export interface Principal {
   /** The user the key acts for (who created it): comments are authored by them. */
   userId: string;
 }
+
+export interface UserPrincipal {
+  kind: 'user';
+  businessId: string;
+  role: Role;
+  userId: string;
+  sessionId: string;
+}
+
+/** Who is calling and for which business, resolved once per request from the credential. */
+export type Principal = ApiKeyPrincipal | UserPrincipal;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -29,10 +43,10 @@ const API_PLANS: ReadonlySet<Plan> = new Set(['business', 'enterprise']);
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * The key from `X-API-Key` or `Authorization: Bearer`. Two different keys are refused rather than
- * guessing which one the client meant; a key in the query string is never looked at.
+ * The credential from `X-API-Key` or `Authorization: Bearer`. Two different values are refused rather
+ * than guessing which one the client meant; the query string is never looked at.
  */
-function presentedKey(req: Request): string | undefined {
+export function presentedCredential(req: Request): string | undefined {
   const headerKey = req.get('x-api-key')?.trim();
   const authorization = req.get('authorization')?.trim();
   let bearer: string | undefined;
@@ -42,45 +56,79 @@ function presentedKey(req: Request): string | undefined {
     bearer = match[1];
   }
   if (headerKey !== undefined && bearer !== undefined && headerKey !== bearer) {
-    throw unauthorized('X-API-Key and Authorization carry different keys');
+    throw unauthorized('X-API-Key and Authorization carry different credentials');
   }
   return headerKey || bearer;
 }
 
+async function resolveApiKey(pool: pg.Pool, req: Request, key: string): Promise<ApiKeyPrincipal> {
+  if (!isWellFormedKey(key)) throw unauthorized('Invalid API key');
+  const row = await findKeyByDigest(pool, digestKey(key));
+  if (!row || row.revoked_at) throw unauthorized('Invalid or revoked API key');
+  if (!API_PLANS.has(row.plan)) throw forbidden('API access needs the Business plan or higher', 'PLAN_REQUIRED');
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Off the critical path: a failed bookkeeping write must not fail the request.
+    touchApiKey(pool, row.business_id, row.id).catch((err: unknown) =>
+      req.log.warn({ err }, 'last_used_at update failed'),
+    );
+  }
+  return {
+    kind: 'api_key',
+    businessId: row.business_id,
+    scope: row.scope,
+    keyId: row.id,
+    keyName: row.name,
+    userId: row.created_by,
+  };
+}
+
+/** /api/v1: API keys only; the business is the key's. */
 export function apiKeyAuth(pool: pg.Pool): RequestHandler {
   return async (req, _res, next) => {
-    const key = presentedKey(req);
+    const key = presentedCredential(req);
     if (!key) throw unauthorized('An API key is required (X-API-Key or Authorization: Bearer)');
-    if (!isWellFormedKey(key)) throw unauthorized('Invalid API key');
-    const row = await findKeyByDigest(pool, digestKey(key));
-    if (!row || row.revoked_at) throw unauthorized('Invalid or revoked API key');
-    if (!API_PLANS.has(row.plan)) {
-      throw forbidden('API access needs the Business plan or higher', 'PLAN_REQUIRED');
-    }
-    req.principal = {
-      kind: 'api_key',
-      businessId: row.business_id,
-      scope: row.scope,
-      keyId: row.id,
-      keyName: row.name,
-      userId: row.created_by,
-    };
-    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
-      // Off the critical path: a failed bookkeeping write must not fail the request.
-      touchApiKey(pool, row.business_id, row.id).catch((err: unknown) =>
-        req.log.warn({ err }, 'last_used_at update failed'),
-      );
-    }
+    req.principal = await resolveApiKey(pool, req, key);
     next();
   };
 }
 
-/** `write` includes `read`; a read key on a write operation is a 403. */
-export function requireScope(scope: Scope): RequestHandler {
-  return (req, _res, next) => {
-    if (scope === 'write' && req.principal?.scope !== 'write') {
-      throw forbidden('This operation needs an API key with the write scope', 'INSUFFICIENT_SCOPE');
+const noAccess = () => forbidden('This credential has no access to this business', 'NO_BUSINESS_ACCESS');
+
+/** A live session's user, or null when the token is not one. */
+export async function resolveSessionUser(pool: pg.Pool, token: string) {
+  if (!isWellFormedSessionToken(token)) return null;
+  return findLiveSession(pool, sha256(token));
+}
+
+/**
+ * /businesses/:business_id: an API key of that business or a session of one of its members. A
+ * malformed business id, another business's key or a non-member is a 403.
+ */
+export function businessAuth(pool: pg.Pool): RequestHandler {
+  return async (req, _res, next) => {
+    const credential = presentedCredential(req);
+    if (!credential) throw unauthorized('A credential is required (Authorization: Bearer <API key or session token>)');
+    const businessId = uuid.safeParse(req.params.business_id);
+
+    if (credential.startsWith(KEY_PREFIX)) {
+      const principal = await resolveApiKey(pool, req, credential);
+      if (!businessId.success || principal.businessId !== businessId.data.toLowerCase()) throw noAccess();
+      req.principal = principal;
+      return next();
     }
+
+    const session = await resolveSessionUser(pool, credential);
+    if (!session) throw unauthorized('Invalid or expired credential');
+    if (!businessId.success) throw noAccess();
+    const member = await findMember(pool, businessId.data.toLowerCase(), session.user_id);
+    if (!member) throw noAccess();
+    req.principal = {
+      kind: 'user',
+      businessId: businessId.data.toLowerCase(),
+      role: member.role,
+      userId: session.user_id,
+      sessionId: session.id,
+    };
     next();
   };
 }
@@ -88,4 +136,9 @@ export function requireScope(scope: Scope): RequestHandler {
 export function principalOf(req: Request): Principal {
   if (!req.principal) throw unauthorized();
   return req.principal;
+}
+
+/** Who an activity row credits: the user, and the key when the change came through one. */
+export function actorOf(principal: Principal): { actorUserId: string; actorApiKeyId: string | null } {
+  return { actorUserId: principal.userId, actorApiKeyId: principal.kind === 'api_key' ? principal.keyId : null };
 }

@@ -12,3 +12,8 @@ export function idParam(value: string | string[] | undefined, what: string): str
 export function pageEnvelope<T>(data: T[], total: number, page: number, limit: number) {
   return { data, total, page, limit };
 }
+
+/** Offset-based envelope of the business-scoped family (spec 4.5). */
+export function offsetEnvelope<T>(data: T[], total: number, limit: number, offset: number) {
+  return { data, total, limit, offset };
+}

@@ -39,9 +39,10 @@ function credentialKey(req: Request): string {
   // Unreachable behind authentication; charging the address keeps a wiring mistake from being unlimited.
   if (!principal) return `ip:${ipKeyGenerator(req.ip ?? '')}`;
   switch (principal.kind) {
-    // A dashboard-user principal will be keyed `user:<userId>`; this switch stops compiling until it is.
     case 'api_key':
       return `key:${principal.keyId}`;
+    case 'user':
+      return `user:${principal.userId}`;
   }
 }
 

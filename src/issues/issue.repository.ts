@@ -3,6 +3,7 @@ import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition } from '../db/where.js';
 import type { IssueStatus, Priority } from '../shared/schemas.js';
 import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
+import type { ResolvedAtChange } from './issue-state.js';
 import type { IssueSort } from './issue.schemas.js';
 
 export interface IssueRow {
@@ -138,4 +139,34 @@ export async function insertIssue(db: Queryable, businessId: string, issue: NewI
     ],
   );
   return rows[0]!;
+}
+
+export interface IssueChanges {
+  status: IssueStatus;
+  priority?: Priority;
+  assigneeId: string | null;
+  resolvedAt: ResolvedAtChange;
+}
+
+/** Status and assignee are always written (the service computes them together); priority only when given. */
+export async function updateIssue(
+  db: Queryable,
+  businessId: string,
+  id: string,
+  changes: IssueChanges,
+): Promise<IssueRow | null> {
+  const { rows } = await db.query<IssueRow>(
+    /* sql */ `
+    UPDATE issues
+    SET status = $3,
+        priority = COALESCE($4, priority),
+        assignee_id = $5,
+        resolved_at = CASE $6 WHEN 'stamp' THEN clock_timestamp() WHEN 'clear' THEN NULL ELSE resolved_at END,
+        updated_at = clock_timestamp()
+    WHERE business_id = $1
+      AND id = $2
+    RETURNING ${COLUMNS}`,
+    [businessId, id, changes.status, changes.priority ?? null, changes.assigneeId, changes.resolvedAt],
+  );
+  return rows[0] ?? null;
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import { mountCommentRoutesV1 } from '../comments/comment.routes.js';
+import { mountCommentRoutes } from '../comments/comment.routes.js';
 import { principalOf } from '../http/auth.js';
 import { idParam, pageEnvelope } from '../http/params.js';
 import { parseQuery } from '../http/validation.js';
@@ -24,7 +24,7 @@ export function issueRoutesV1(pool: pg.Pool): Router {
     res.json(toIssueResponse(await getIssue(pool, businessId, idParam(req.params.id, 'Issue'))));
   });
 
-  mountCommentRoutesV1(router, pool, 'issue');
+  mountCommentRoutes(router, pool, 'issue', 'page');
 
   return router;
 }

@@ -1,8 +1,23 @@
 import type pg from 'pg';
+import { insertActivity } from '../activity/activity.repository.js';
+import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
-import { notFound } from '../http/errors.js';
-import { countIssues, findIssue, findIssues, type IssueFilter, type IssueRow } from './issue.repository.js';
-import type { IssueSort } from './issue.schemas.js';
+import { actorOf, type Principal } from '../http/auth.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { newId } from '../shared/ids.js';
+import { findMember } from '../users/user.repository.js';
+import { nextIssueState } from './issue-state.js';
+import {
+  countIssues,
+  findIssue,
+  findIssues,
+  insertIssue,
+  updateIssue,
+  type IssueFilter,
+  type IssueRow,
+} from './issue.repository.js';
+import type { CreateIssueBody, IssueSort, UpdateIssueBody } from './issue.schemas.js';
+import type { Queryable } from '../db/database.js';
 
 export async function listIssues(
   pool: pg.Pool,
@@ -21,4 +36,66 @@ export async function getIssue(pool: pg.Pool, businessId: string, id: string): P
   const row = await findIssue(pool, businessId, id);
   if (!row) throw notFound('Issue');
   return row;
+}
+
+async function requireAssignable(db: Queryable, businessId: string, assigneeId: string | null | undefined) {
+  if (assigneeId && !(await findMember(db, businessId, assigneeId))) {
+    throw badRequest('Validation failed: assignee_id: not a member of this business');
+  }
+}
+
+/** A new issue is open, or assigned when someone is named. */
+export async function createIssue(pool: pg.Pool, principal: Principal, input: CreateIssueBody): Promise<IssueRow> {
+  const { businessId } = principal;
+  return withTransaction(pool, async (tx) => {
+    await requireAssignable(tx, businessId, input.assignee_id);
+    const row = await insertIssue(tx, businessId, {
+      id: newId(),
+      title: input.title,
+      description: input.description,
+      status: input.assignee_id ? 'assigned' : 'open',
+      priority: input.priority,
+      assigneeId: input.assignee_id ?? null,
+      customerName: input.customer_name ?? null,
+      customerEmail: input.customer_email ?? null,
+      locationId: null,
+      source: principal.kind === 'api_key' ? 'api' : 'dashboard',
+    });
+    await insertActivity(tx, businessId, {
+      type: 'issue.created',
+      entityType: 'issue',
+      entityId: row.id,
+      ...actorOf(principal),
+      data: { status: row.status, priority: row.priority, assignee_id: row.assignee_id },
+    });
+    return row;
+  });
+}
+
+export async function changeIssue(
+  pool: pg.Pool,
+  principal: Principal,
+  id: string,
+  changes: UpdateIssueBody,
+): Promise<IssueRow> {
+  const { businessId } = principal;
+  return withTransaction(pool, async (tx) => {
+    const before = await findIssue(tx, businessId, id, { forUpdate: true });
+    if (!before) throw notFound('Issue');
+    await requireAssignable(tx, businessId, changes.assignee_id);
+    const next = nextIssueState(
+      { status: before.status, assigneeId: before.assignee_id },
+      { status: changes.status, assigneeId: changes.assignee_id },
+    );
+    const row = (await updateIssue(tx, businessId, id, { ...next, priority: changes.priority }))!;
+    const snapshot = (i: IssueRow) => ({ status: i.status, priority: i.priority, assignee_id: i.assignee_id });
+    await insertActivity(tx, businessId, {
+      type: 'issue.updated',
+      entityType: 'issue',
+      entityId: id,
+      ...actorOf(principal),
+      data: { from: snapshot(before), to: snapshot(row) },
+    });
+    return row;
+  });
 }

@@ -60,6 +60,14 @@ export const pageParams = {
   order: sortOrder.default('desc'),
 };
 
+/** Offset-based pagination of the business-scoped family (spec 4.5); `page` is not accepted there. */
+export const MAX_OFFSET = 10_000_000;
+export const offsetParams = {
+  limit: queryInt(1, 100).default(50),
+  offset: queryInt(0, MAX_OFFSET).default(0),
+  order: sortOrder.default('desc'),
+};
+
 /** Trimmed text that must not be empty once trimmed; length counted in characters, not UTF-16 units. */
 export const text = (max: number) =>
   z

@@ -22,3 +22,16 @@ export function toSuggestionResponse(s: SuggestionRow) {
   const { created_at, updated_at, ...rest } = toSuggestionListItem(s);
   return { ...rest, is_anonymous: s.is_anonymous, created_at, updated_at };
 }
+
+/** The business-scoped family also shows what the dashboard manages: visibility, review, location. */
+export function toSuggestionDashboardResponse(s: SuggestionRow) {
+  const { created_at, updated_at, ...rest } = toSuggestionResponse(s);
+  return {
+    ...rest,
+    visibility: s.visibility,
+    review_state: s.review_state,
+    location_id: s.location_id,
+    created_at,
+    updated_at,
+  };
+}

@@ -154,6 +154,8 @@ export async function insertSuggestion(db: Queryable, businessId: string, s: New
 export interface SuggestionChanges {
   status?: SuggestionStatus;
   priority?: Priority;
+  visibility?: Visibility;
+  reviewState?: ReviewState;
 }
 
 /** Unchanged fields keep their value through COALESCE. */
@@ -168,11 +170,20 @@ export async function updateSuggestion(
     UPDATE suggestions
     SET status = COALESCE($3, status),
         priority = COALESCE($4, priority),
+        visibility = COALESCE($5, visibility),
+        review_state = COALESCE($6, review_state),
         updated_at = clock_timestamp()
     WHERE business_id = $1
       AND id = $2
     RETURNING ${COLUMNS}`,
-    [businessId, id, changes.status ?? null, changes.priority ?? null],
+    [
+      businessId,
+      id,
+      changes.status ?? null,
+      changes.priority ?? null,
+      changes.visibility ?? null,
+      changes.reviewState ?? null,
+    ],
   );
   return rows[0] ?? null;
 }

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import { mountCommentRoutesV1 } from '../comments/comment.routes.js';
-import { principalOf, requireScope } from '../http/auth.js';
+import { mountCommentRoutes } from '../comments/comment.routes.js';
+import { principalOf } from '../http/auth.js';
+import { permit } from '../http/authorize.js';
 import { idParam, pageEnvelope } from '../http/params.js';
 import { parseBody, parseQuery } from '../http/validation.js';
 import { toSuggestionListItem, toSuggestionResponse } from './suggestion.presenter.js';
@@ -25,20 +26,20 @@ export function suggestionRoutesV1(pool: pg.Pool): Router {
     res.json(toSuggestionResponse(suggestion));
   });
 
-  router.post('/suggestions', requireScope('write'), async (req, res) => {
+  router.post('/suggestions', permit('write'), async (req, res) => {
     const input = parseBody(createSuggestionBody, req.body);
     const suggestion = await createSuggestion(pool, principalOf(req), input);
     res.status(201).location(`${req.baseUrl}/suggestions/${suggestion.id}`).json(toSuggestionResponse(suggestion));
   });
 
-  router.patch('/suggestions/:id', requireScope('write'), async (req, res) => {
+  router.patch('/suggestions/:id', permit('write'), async (req, res) => {
     const id = idParam(req.params.id, 'Suggestion');
     const changes = parseBody(updateSuggestionBody, req.body);
     const suggestion = await changeSuggestion(pool, principalOf(req), id, changes);
     res.json(toSuggestionResponse(suggestion));
   });
 
-  mountCommentRoutesV1(router, pool, 'suggestion');
+  mountCommentRoutes(router, pool, 'suggestion', 'page');
 
   return router;
 }

@@ -3,6 +3,7 @@ import {
   email,
   isoInstant,
   optionalText,
+  offsetParams,
   pageParams,
   priority,
   sentiment,
@@ -33,13 +34,19 @@ export const suggestionFilters = {
   since: isoInstant.optional(),
 };
 
+const listFields = {
+  ...suggestionFilters,
+  q: searchParam.optional(),
+  sort: z.enum(SUGGESTION_SORTS).default('created_at'),
+};
+
 export const listSuggestionsQuery = z
-  .strictObject({
-    ...pageParams,
-    ...suggestionFilters,
-    q: searchParam.optional(),
-    sort: z.enum(SUGGESTION_SORTS).default('created_at'),
-  })
+  .strictObject({ ...pageParams, ...listFields })
+  .refine(relevanceNeedsQuery.check, relevanceNeedsQuery.issue);
+
+/** The business-scoped family pages with limit/offset. */
+export const listSuggestionsOffsetQuery = z
+  .strictObject({ ...offsetParams, ...listFields })
   .refine(relevanceNeedsQuery.check, relevanceNeedsQuery.issue);
 export type ListSuggestionsQuery = z.output<typeof listSuggestionsQuery>;
 
@@ -56,6 +63,19 @@ export const createSuggestionBody = z.strictObject({
   location_id: nullable(uuid.optional()),
 });
 export type CreateSuggestionBody = z.output<typeof createSuggestionBody>;
+
+/** The dashboard may also publish or hide a suggestion and decide a pending review. */
+export const updateSuggestionDashboardBody = z
+  .strictObject({
+    status: suggestionStatus.optional(),
+    priority: priority.optional(),
+    visibility: visibility.optional(),
+    review: z.enum(['approve', 'reject']).optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'give at least one of status, priority, visibility, review',
+  });
+export type UpdateSuggestionDashboardBody = z.output<typeof updateSuggestionDashboardBody>;
 
 export const updateSuggestionBody = z
   .strictObject({

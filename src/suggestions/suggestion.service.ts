@@ -3,19 +3,19 @@ import { insertActivity } from '../activity/activity.repository.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
-import type { Principal } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { actorOf, type Principal } from '../http/auth.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
 import { locationExists } from '../locations/location.repository.js';
 import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
-import type { CreateSuggestionBody } from './suggestion.schemas.js';
+import type { CreateSuggestionBody, UpdateSuggestionDashboardBody } from './suggestion.schemas.js';
 import {
   countSuggestions,
   findSuggestion,
   findSuggestions,
   insertSuggestion,
   updateSuggestion,
-  type SuggestionChanges,
+  type ReviewState,
   type SuggestionFilter,
   type SuggestionRow,
   type SuggestionSort,
@@ -70,41 +70,67 @@ export async function createSuggestion(
       visibility: input.visibility,
       reviewState: awaitsReview ? 'pending' : 'not_required',
       locationId: input.location_id ?? null,
-      source: 'api',
+      source: principal.kind === 'api_key' ? 'api' : 'dashboard',
     });
     await insertActivity(tx, businessId, {
       type: 'suggestion.created',
       entityType: 'suggestion',
       entityId: row.id,
-      actorUserId: principal.userId,
-      actorApiKeyId: principal.keyId,
+      ...actorOf(principal),
       data: { status: row.status, priority: row.priority, visibility: row.visibility },
     });
     return row;
   });
 }
 
+/**
+ * The review state after a change: publishing on a business that requires approval waits for review;
+ * hiding needs none; a review decision is only possible while one is pending.
+ */
+export function nextReviewState(
+  before: Pick<SuggestionRow, 'visibility' | 'review_state'>,
+  changes: UpdateSuggestionDashboardBody,
+  approvalRequired: boolean,
+): ReviewState | undefined {
+  if (changes.review) {
+    if (before.review_state !== 'pending' || changes.visibility === 'internal') {
+      throw conflict('Suggestion is not awaiting review');
+    }
+    return changes.review === 'approve' ? 'approved' : 'rejected';
+  }
+  if (changes.visibility === 'internal' && before.visibility !== 'internal') return 'not_required';
+  if (changes.visibility === 'public' && before.visibility !== 'public') {
+    return approvalRequired ? 'pending' : 'not_required';
+  }
+  return undefined;
+}
+
 export async function changeSuggestion(
   pool: pg.Pool,
   principal: Principal,
   id: string,
-  changes: SuggestionChanges,
+  changes: UpdateSuggestionDashboardBody,
 ): Promise<SuggestionRow> {
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
     const before = await findSuggestion(tx, businessId, id, { forUpdate: true });
     if (!before) throw notFound('Suggestion');
-    const row = (await updateSuggestion(tx, businessId, id, changes))!;
+    const publishing = changes.visibility === 'public' && before.visibility !== 'public';
+    const approvalRequired = publishing && (await findBusiness(tx, businessId))?.approval_required === true;
+    const reviewState = nextReviewState(before, changes, approvalRequired);
+    const row = (await updateSuggestion(tx, businessId, id, { ...changes, reviewState }))!;
+    const snapshot = (s: SuggestionRow) => ({
+      status: s.status,
+      priority: s.priority,
+      visibility: s.visibility,
+      review_state: s.review_state,
+    });
     await insertActivity(tx, businessId, {
       type: 'suggestion.updated',
       entityType: 'suggestion',
       entityId: id,
-      actorUserId: principal.userId,
-      actorApiKeyId: principal.keyId,
-      data: {
-        from: { status: before.status, priority: before.priority },
-        to: { status: row.status, priority: row.priority },
-      },
+      ...actorOf(principal),
+      data: { from: snapshot(before), to: snapshot(row) },
     });
     return row;
   });

@@ -38,6 +38,17 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] ?? null;
 }
 
+export async function findUserById(db: Queryable, userId: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(
+    /* sql */ `
+    SELECT id, email, name, created_at
+    FROM users
+    WHERE id = $1`,
+    [userId],
+  );
+  return rows[0] ?? null;
+}
+
 export async function insertMembership(db: Queryable, businessId: string, userId: string, role: Role): Promise<void> {
   await db.query(
     /* sql */ `

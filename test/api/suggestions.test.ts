@@ -202,8 +202,14 @@ describe('PATCH /api/v1/suggestions/:id', () => {
       [created.id],
     );
     expect(rows.map((r: { data: unknown }) => r.data)).toEqual([
-      { from: { status: 'pending', priority: 'medium' }, to: { status: 'in_progress', priority: 'high' } },
-      { from: { status: 'in_progress', priority: 'high' }, to: { status: 'completed', priority: 'high' } },
+      {
+        from: { status: 'pending', priority: 'medium', visibility: 'internal', review_state: 'not_required' },
+        to: { status: 'in_progress', priority: 'high', visibility: 'internal', review_state: 'not_required' },
+      },
+      {
+        from: { status: 'in_progress', priority: 'high', visibility: 'internal', review_state: 'not_required' },
+        to: { status: 'completed', priority: 'high', visibility: 'internal', review_state: 'not_required' },
+      },
     ]);
   });
 

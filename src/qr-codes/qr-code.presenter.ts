@@ -1,0 +1,15 @@
+import type { QrCodeRow } from './qr-code.repository.js';
+import { qrCodeUrl } from './qr-code.service.js';
+
+export function toQrCodeResponse(qr: QrCodeRow, publicBaseUrl: string) {
+  return {
+    id: qr.id,
+    label: qr.label,
+    code: qr.code,
+    url: qrCodeUrl(publicBaseUrl, qr.code),
+    location_id: qr.location_id,
+    active: qr.active,
+    created_at: qr.created_at.toISOString(),
+    updated_at: qr.updated_at.toISOString(),
+  };
+}

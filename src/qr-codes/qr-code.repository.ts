@@ -1,0 +1,99 @@
+import type { Queryable } from '../db/database.js';
+import { orderAndPage, type PageRequest } from '../db/paging.js';
+import { whereClause, type Condition } from '../db/where.js';
+
+export interface QrCodeRow {
+  id: string;
+  code: string;
+  label: string;
+  location_id: string | null;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, code, label, location_id, active, created_at, updated_at';
+
+const conditions = (filter: { active?: boolean }): Condition[] => [['active = ?', filter.active]];
+
+export async function findQrCodes(
+  db: Queryable,
+  businessId: string,
+  filter: { active?: boolean },
+  page: PageRequest<'created_at'>,
+): Promise<QrCodeRow[]> {
+  const { sql, params } = whereClause(businessId, conditions(filter));
+  const { rows } = await db.query<QrCodeRow>(
+    /* sql */ `
+    SELECT ${COLUMNS}
+    FROM qr_codes
+    ${sql}
+    ${orderAndPage('created_at', page, params)}`,
+    params,
+  );
+  return rows;
+}
+
+export async function countQrCodes(db: Queryable, businessId: string, filter: { active?: boolean }): Promise<number> {
+  const { sql, params } = whereClause(businessId, conditions(filter));
+  const { rows } = await db.query<{ total: number }>(`SELECT count(*) AS total FROM qr_codes ${sql}`, params);
+  return rows[0]!.total;
+}
+
+export async function findQrCode(db: Queryable, businessId: string, id: string): Promise<QrCodeRow | null> {
+  const { rows } = await db.query<QrCodeRow>(
+    /* sql */ `
+    SELECT ${COLUMNS}
+    FROM qr_codes
+    WHERE business_id = $1
+      AND id = $2`,
+    [businessId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertQrCode(
+  db: Queryable,
+  businessId: string,
+  qr: { id: string; code: string; label: string; locationId: string | null; active: boolean },
+): Promise<QrCodeRow> {
+  const { rows } = await db.query<QrCodeRow>(
+    /* sql */ `
+    INSERT INTO qr_codes (id, business_id, code, label, location_id, active)
+    VALUES ($1, $2, $3, $4, $5, $6)
+    RETURNING ${COLUMNS}`,
+    [qr.id, businessId, qr.code, qr.label, qr.locationId, qr.active],
+  );
+  return rows[0]!;
+}
+
+export async function updateQrCode(
+  db: Queryable,
+  businessId: string,
+  id: string,
+  changes: { label?: string; active?: boolean },
+): Promise<QrCodeRow | null> {
+  const { rows } = await db.query<QrCodeRow>(
+    /* sql */ `
+    UPDATE qr_codes
+    SET label = COALESCE($3, label),
+        active = COALESCE($4, active),
+        updated_at = clock_timestamp()
+    WHERE business_id = $1
+      AND id = $2
+    RETURNING ${COLUMNS}`,
+    [businessId, id, changes.label ?? null, changes.active ?? null],
+  );
+  return rows[0] ?? null;
+}
+
+export async function deleteQrCode(db: Queryable, businessId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    /* sql */ `
+    DELETE FROM qr_codes
+    WHERE business_id = $1
+      AND id = $2`,
+    [businessId, id],
+  );
+  return rowCount === 1;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { offsetParams, queryInt, text, uuid } from '../shared/schemas.js';
+
+export const QR_LABEL_MAX = 100;
+
+export const listQrCodesQuery = z.strictObject({
+  ...offsetParams,
+  active: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
+});
+
+export const createQrCodeBody = z.strictObject({
+  label: text(QR_LABEL_MAX),
+  location_id: uuid.nullish().transform((value) => value ?? undefined),
+  active: z.boolean().default(true),
+});
+export type CreateQrCodeBody = z.output<typeof createQrCodeBody>;
+
+export const updateQrCodeBody = z
+  .strictObject({
+    label: text(QR_LABEL_MAX).optional(),
+    active: z.boolean().optional(),
+  })
+  .refine((body) => body.label !== undefined || body.active !== undefined, {
+    message: 'give at least one of label, active',
+  });
+export type UpdateQrCodeBody = z.output<typeof updateQrCodeBody>;
+
+export const qrImageQuery = z.strictObject({
+  format: z.enum(['svg', 'png']).default('svg'),
+  /** Width and height in pixels. */
+  size: queryInt(64, 2048).default(256),
+});

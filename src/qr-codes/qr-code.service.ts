@@ -1,0 +1,108 @@
+import type pg from 'pg';
+import QRCode from 'qrcode';
+import { insertActivity } from '../activity/activity.repository.js';
+import { withTransaction } from '../db/database.js';
+import type { PageRequest } from '../db/paging.js';
+import { actorOf, type Principal } from '../http/auth.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { locationExists } from '../locations/location.repository.js';
+import { newId } from '../shared/ids.js';
+import { randomBase62 } from '../shared/random.js';
+import {
+  countQrCodes,
+  deleteQrCode,
+  findQrCode,
+  findQrCodes,
+  insertQrCode,
+  updateQrCode,
+  type QrCodeRow,
+} from './qr-code.repository.js';
+import type { CreateQrCodeBody, UpdateQrCodeBody } from './qr-code.schemas.js';
+
+/** 10 base62 characters: short enough to print, about 60 bits so codes cannot be enumerated. */
+const CODE_LENGTH = 10;
+
+export async function listQrCodes(
+  pool: pg.Pool,
+  businessId: string,
+  filter: { active?: boolean },
+  page: PageRequest<'created_at'>,
+) {
+  const [rows, total] = await Promise.all([
+    findQrCodes(pool, businessId, filter, page),
+    countQrCodes(pool, businessId, filter),
+  ]);
+  return { rows, total };
+}
+
+export async function getQrCode(pool: pg.Pool, businessId: string, id: string): Promise<QrCodeRow> {
+  const row = await findQrCode(pool, businessId, id);
+  if (!row) throw notFound('QR code');
+  return row;
+}
+
+export async function createQrCode(pool: pg.Pool, principal: Principal, input: CreateQrCodeBody): Promise<QrCodeRow> {
+  const { businessId } = principal;
+  return withTransaction(pool, async (tx) => {
+    if (input.location_id && !(await locationExists(tx, businessId, input.location_id))) {
+      throw badRequest('Validation failed: location_id: not a location of this business');
+    }
+    const row = await insertQrCode(tx, businessId, {
+      id: newId(),
+      code: randomBase62(CODE_LENGTH),
+      label: input.label,
+      locationId: input.location_id ?? null,
+      active: input.active,
+    });
+    await insertActivity(tx, businessId, {
+      type: 'qr_code.created',
+      entityType: 'qr_code',
+      entityId: row.id,
+      ...actorOf(principal),
+      data: { label: row.label },
+    });
+    return row;
+  });
+}
+
+export async function changeQrCode(
+  pool: pg.Pool,
+  principal: Principal,
+  id: string,
+  changes: UpdateQrCodeBody,
+): Promise<QrCodeRow> {
+  const { businessId } = principal;
+  return withTransaction(pool, async (tx) => {
+    const row = await updateQrCode(tx, businessId, id, changes);
+    if (!row) throw notFound('QR code');
+    await insertActivity(tx, businessId, {
+      type: 'qr_code.updated',
+      entityType: 'qr_code',
+      entityId: id,
+      ...actorOf(principal),
+      data: { ...changes },
+    });
+    return row;
+  });
+}
+
+export async function removeQrCode(pool: pg.Pool, principal: Principal, id: string): Promise<void> {
+  const { businessId } = principal;
+  await withTransaction(pool, async (tx) => {
+    if (!(await deleteQrCode(tx, businessId, id))) throw notFound('QR code');
+    await insertActivity(tx, businessId, {
+      type: 'qr_code.deleted',
+      entityType: 'qr_code',
+      entityId: id,
+      ...actorOf(principal),
+    });
+  });
+}
+
+/** The public feedback page a QR code points at. */
+export const qrCodeUrl = (publicBaseUrl: string, code: string) => `${publicBaseUrl.replace(/\/+$/, '')}/f/${code}`;
+
+export async function renderQrCode(url: string, format: 'svg' | 'png', size: number): Promise<string | Buffer> {
+  const options = { width: size, margin: 2, errorCorrectionLevel: 'M' as const };
+  return format === 'svg' ? QRCode.toString(url, { ...options, type: 'svg' }) : QRCode.toBuffer(url, options);
+}
