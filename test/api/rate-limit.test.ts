@@ -2,7 +2,7 @@ import type supertest from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '../../src/api-keys/key-format.js';
 import { useOtherApps, useTestApp } from '../support/app.js';
-import { buildTenant } from '../support/factories.js';
+import { buildTeam, buildTenant } from '../support/factories.js';
 
 const ctx = useTestApp();
 const otherApp = useOtherApps(ctx);
@@ -29,7 +29,7 @@ describe('Rate limit per API key', () => {
     // Only the clock is frozen, so the whole minute is left and retryAfter is exactly 60.
     vi.useFakeTimers({ toFake: ['Date'] });
     const t = await buildTenant(ctx.db);
-    const agent = ctx.request();
+    const agent = otherApp().request();
 
     expect(await spend(agent, t.read, 60)).toEqual(Array(60).fill(200));
     const res = await agent.get('/api/v1/suggestions').set('X-API-Key', t.read);
@@ -68,7 +68,7 @@ describe('Rate limit per API key', () => {
 
   it('When a request is served, then RateLimit-Policy and RateLimit describe the budget, without X-RateLimit headers', async () => {
     const t = await buildTenant(ctx.db);
-    const res = await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
+    const res = await otherApp().request().get('/api/v1/suggestions').set('X-API-Key', t.read);
 
     expect(res.status).toBe(200);
     expect(res.headers['ratelimit-policy']).toMatch(/^"60-in-1min"; q=60; w=60; pk=:[A-Za-z0-9+/=]+:$/);
@@ -79,10 +79,11 @@ describe('Rate limit per API key', () => {
 
   it('When an authenticated request fails (404), then it counts and carries the headers too', async () => {
     const t = await buildTenant(ctx.db);
-    const res = await ctx.request().get('/api/v1/no-such-route').set('X-API-Key', t.read);
+    const app = otherApp();
+    const res = await app.request().get('/api/v1/no-such-route').set('X-API-Key', t.read);
     expect(res.status).toBe(404);
     expect(res.headers['ratelimit']).toMatch(/; r=59; t=\d+$/);
-    const next = await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
+    const next = await app.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
     expect(next.headers['ratelimit']).toMatch(/; r=58; t=\d+$/);
   });
 });
@@ -132,5 +133,30 @@ describe('Routes outside the limits', () => {
       expect(res.status).toBe(200);
       expect(res.headers['ratelimit']).toBeUndefined();
     }
+  });
+});
+
+describe('Rate limit on the business-scoped family', () => {
+  it('When a dashboard user spends the budget, then the next request is a 429, per user', async () => {
+    const app = otherApp({ limit: 2 });
+    const t = await buildTeam(ctx.db);
+    const path = `/businesses/${t.business.id}/suggestions`;
+    const statuses = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await app.request().get(path).set('Authorization', `Bearer ${t.member.token}`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await app.request().get(path).set('Authorization', `Bearer ${t.admin.token}`)).status).toBe(200);
+  });
+
+  it('When one key is used on both families, then they share its one budget', async () => {
+    const app = otherApp({ limit: 2 });
+    const t = await buildTeam(ctx.db);
+    expect((await app.request().get('/api/v1/suggestions').set('X-API-Key', t.read)).status).toBe(200);
+    expect(
+      (await app.request().get(`/businesses/${t.business.id}/issues`).set('Authorization', `Bearer ${t.read}`)).status,
+    ).toBe(200);
+    const res = await app.request().get('/api/v1/issues').set('X-API-Key', t.read);
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
   });
 });

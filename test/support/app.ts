@@ -38,7 +38,9 @@ export function useTestApp(): TestContext {
 
   beforeAll(async () => {
     db = await openTestDatabase();
-    app = createApp({ db, logger });
+    // Limits are tested on apps of their own (useOtherApps); here they must never get in the way.
+    const rateLimiters = createRateLimiters({ limit: 100_000, failedAuthLimit: 100_000, logger });
+    app = createApp({ db, logger, rateLimiters });
   });
   afterAll(async () => {
     await db?.close();

@@ -3,7 +3,10 @@ import type { Database } from '../../src/db/database.js';
 import { createApiKey } from '../../src/api-keys/api-key.service.js';
 import { createBusiness } from '../../src/businesses/business.service.js';
 import { insertLocation } from '../../src/locations/location.repository.js';
-import type { Plan, Scope } from '../../src/shared/schemas.js';
+import { insertSession } from '../../src/sessions/session.repository.js';
+import { generateSessionToken } from '../../src/sessions/session-token.js';
+import type { Plan, Role, Scope } from '../../src/shared/schemas.js';
+import { addMember } from '../../src/users/user.service.js';
 import { newId } from '../../src/shared/ids.js';
 import { insertIssue, type NewIssueRow } from '../../src/issues/issue.repository.js';
 
@@ -58,4 +61,31 @@ export async function buildIssue(
     source: 'dashboard',
     ...overrides,
   });
+}
+
+/** A member with a live session, made without a password round trip (argon2 is slow on purpose). */
+export async function buildUser(db: Database, businessId: string, role: Role = 'member') {
+  const email = uniqueEmail(role);
+  const user = await addMember(db.pool, businessId, { email, role });
+  const { token, digest } = generateSessionToken();
+  await insertSession(db.pool, { id: newId(), userId: user.id, digest, lifetimeMs: 60 * 60_000 });
+  return { ...user, token };
+}
+
+/** A tenant plus an owner, an admin and a member who can each call the business-scoped family. */
+export async function buildTeam(db: Database) {
+  const tenant = await buildTenant(db);
+  const ownerToken = generateSessionToken();
+  await insertSession(db.pool, {
+    id: newId(),
+    userId: tenant.owner.id,
+    digest: ownerToken.digest,
+    lifetimeMs: 3_600_000,
+  });
+  return {
+    ...tenant,
+    ownerToken: ownerToken.token,
+    admin: await buildUser(db, tenant.business.id, 'admin'),
+    member: await buildUser(db, tenant.business.id, 'member'),
+  };
 }

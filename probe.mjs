@@ -1,0 +1,15 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=Date.now();
+const a = await PGlite.create();
+console.log('fresh create', Date.now()-t);
+t=Date.now();
+const fs = await import('node:fs');
+for (const f of fs.readdirSync('migrations').sort()) await a.exec(fs.readFileSync('migrations/'+f,'utf8'));
+console.log('migrate', Date.now()-t);
+t=Date.now();
+const dump = await a.dumpDataDir('none');
+console.log('dump', Date.now()-t, dump.size);
+t=Date.now();
+const b = await PGlite.create({ loadDataDir: dump });
+console.log('load create', Date.now()-t);
+const r = await b.query('select count(*) from businesses'); console.log(r.rows);

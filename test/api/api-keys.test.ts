@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.js';
+import { buildTeam } from '../support/factories.js';
+
+const ctx = useTestApp();
+type Team = Awaited<ReturnType<typeof buildTeam>>;
+
+const base = (t: Team) => `/businesses/${t.business.id}/api-keys`;
+const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+describe('/businesses/:id/api-keys (Settings > Integrations)', () => {
+  it('When an admin creates a key, then the full key is shown once and works on /api/v1 with its scope', async () => {
+    const t = await buildTeam(ctx.db);
+    const res = await ctx.request().post(base(t)).set(as(t.admin.token)).send({ name: 'Zapier', scope: 'write' });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'name',
+      'prefix',
+      'scope',
+      'created_by',
+      'created_at',
+      'last_used_at',
+      'revoked_at',
+      'key',
+    ]);
+    expect(res.body).toMatchObject({ name: 'Zapier', scope: 'write', created_by: t.admin.id, revoked_at: null });
+    expect(res.body.key.startsWith(res.body.prefix)).toBe(true);
+    const created = await ctx
+      .request()
+      .post('/api/v1/suggestions')
+      .set('X-API-Key', res.body.key)
+      .send({ content: 'via new key' });
+    expect(created.status).toBe(201);
+    const list = await ctx.request().get(base(t)).set(as(t.ownerToken));
+    expect(list.body).toMatchObject({ total: 3, limit: 50, offset: 0 });
+    expect(JSON.stringify(list.body)).not.toContain(res.body.key);
+    expect(list.body.data.every((k: object) => !('key' in k) && !('digest' in k))).toBe(true);
+  });
+
+  it('When the scope is omitted, then the key is read-only', async () => {
+    const t = await buildTeam(ctx.db);
+    const res = await ctx.request().post(base(t)).set(as(t.ownerToken)).send({ name: 'Reader' });
+    expect(res.body.scope).toBe('read');
+    expect(
+      (await ctx.request().post('/api/v1/suggestions').set('X-API-Key', res.body.key).send({ content: 'x' })).status,
+    ).toBe(403);
+  });
+
+  it('When a key is revoked, then the response shows it and its very next request is a 401, permanently', async () => {
+    const t = await buildTeam(ctx.db);
+    expect((await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read)).status).toBe(200);
+    const res = await ctx
+      .request()
+      .delete(`${base(t)}/${t.readKey.id}`)
+      .set(as(t.ownerToken));
+    expect(res.status).toBe(200);
+    expect(res.body.revoked_at).toEqual(expect.any(String));
+    expect((await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read)).status).toBe(401);
+    const again = await ctx
+      .request()
+      .delete(`${base(t)}/${t.readKey.id}`)
+      .set(as(t.ownerToken));
+    expect(again.body.revoked_at).toBe(res.body.revoked_at);
+  });
+
+  it('When an API key tries to list, create or revoke keys, then it is a 403 even with write scope', async () => {
+    const t = await buildTeam(ctx.db);
+    expect((await ctx.request().get(base(t)).set(as(t.write))).status).toBe(403);
+    expect((await ctx.request().post(base(t)).set(as(t.write)).send({ name: 'x' })).status).toBe(403);
+    expect(
+      (
+        await ctx
+          .request()
+          .delete(`${base(t)}/${t.readKey.id}`)
+          .set(as(t.write))
+      ).status,
+    ).toBe(403);
+    expect((await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read)).status).toBe(200);
+  });
+
+  it.each([
+    [{}, 'name'],
+    [{ name: '' }, 'name'],
+    [{ name: 'x'.repeat(101) }, 'name'],
+    [{ name: 'x', scope: 'admin' }, 'scope'],
+    [{ name: 'x', business_id: '0190c7f0-0000-7000-8000-000000000000' }, 'business_id'],
+  ])('When the body is %j, then it is a 400 naming the field', async (body, field) => {
+    const t = await buildTeam(ctx.db);
+    const res = await ctx.request().post(base(t)).set(as(t.ownerToken)).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(field);
+  });
+
+  it("When another business's key id is revoked through this business, then it is a 404 and the key still works", async () => {
+    const t = await buildTeam(ctx.db);
+    const other = await buildTeam(ctx.db);
+    expect(
+      (
+        await ctx
+          .request()
+          .delete(`${base(t)}/${other.readKey.id}`)
+          .set(as(t.ownerToken))
+      ).status,
+    ).toBe(404);
+    expect((await ctx.request().get('/api/v1/suggestions').set('X-API-Key', other.read)).status).toBe(200);
+  });
+});
