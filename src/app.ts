@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { apiKeyAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
+import { exportRoutesV1 } from './exports/export.routes.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { HttpError } from './http/errors.js';
 import { requestLogging } from './http/request-logging.js';
@@ -45,6 +46,7 @@ export function createApp({ db, logger, isReady = () => true }: AppDeps): Expres
   v1.use(jsonBody);
   v1.use(suggestionRoutesV1(db.pool));
   v1.use(issueRoutesV1(db.pool));
+  v1.use(exportRoutesV1(db.pool));
   app.use('/api/v1', v1);
 
   app.use(notFoundHandler);
