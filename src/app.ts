@@ -7,6 +7,7 @@ import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { apiKeyRoutes } from './api-keys/api-key.routes.js';
 import { apiKeyAuth, businessAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
+import { exportRoutesV1 } from './exports/export.routes.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { HttpError } from './http/errors.js';
 import { createRateLimiters, type RateLimiters } from './http/rate-limit.js';
@@ -74,6 +75,7 @@ export function createApp({
   v1.use(jsonBody);
   v1.use(suggestionRoutesV1(db.pool));
   v1.use(issueRoutesV1(db.pool));
+  v1.use(exportRoutesV1(db.pool));
   app.use('/api/v1', v1);
 
   // Sign-in and invite acceptance carry no credential: only the per-address failure limit applies.

@@ -4,8 +4,14 @@
  */
 export type Condition = readonly [sql: string, value: unknown];
 
+/** A statement and its `$n` parameters, built by a repository for whoever runs it. */
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
 /** `WHERE business_id = $1 AND ...` for the conditions that have a value, with their parameters. */
-export function whereClause(businessId: string, conditions: readonly Condition[]): { sql: string; params: unknown[] } {
+export function whereClause(businessId: string, conditions: readonly Condition[]): SqlQuery {
   const params: unknown[] = [businessId];
   const parts = ['business_id = $1'];
   for (const [sql, value] of conditions) {

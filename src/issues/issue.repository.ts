@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
-import { whereClause, type Condition } from '../db/where.js';
+import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
 import type { IssueStatus, Priority } from '../shared/schemas.js';
 import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
 import type { ResolvedAtChange } from './issue-state.js';
@@ -29,8 +29,12 @@ export interface IssueFilter {
   status?: IssueStatus;
   priority?: Priority;
   assigneeId?: string;
-  /** created strictly after */
+  /** created strictly after (lists) */
   since?: Date;
+  /** created at or after (exports) */
+  createdFrom?: Date;
+  /** created at or before (exports) */
+  createdUntil?: Date;
   /** a prefix tsquery (see shared/search.ts) */
   q?: string;
 }
@@ -49,8 +53,24 @@ const conditions = (filter: IssueFilter): Condition[] => [
   ['priority = ?', filter.priority],
   ['assignee_id = ?', filter.assigneeId],
   ['created_at > ?', filter.since],
+  ['created_at >= ?', filter.createdFrom],
+  ['created_at <= ?', filter.createdUntil],
   [SEARCH_CONDITION, filter.q],
 ];
+
+/** The list query as text and parameters: run by findIssues, or through a cursor by exports. */
+export function selectIssues(businessId: string, filter: IssueFilter, page: PageRequest<IssueSort>): SqlQuery {
+  const { sql, params } = whereClause(businessId, conditions(filter));
+  const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
+  return {
+    sql: /* sql */ `
+    SELECT ${COLUMNS}
+    FROM issues
+    ${sql}
+    ${orderAndPage(sortSql, page, params)}`,
+    params,
+  };
+}
 
 export async function findIssues(
   db: Queryable,
@@ -58,16 +78,8 @@ export async function findIssues(
   filter: IssueFilter,
   page: PageRequest<IssueSort>,
 ): Promise<IssueRow[]> {
-  const { sql, params } = whereClause(businessId, conditions(filter));
-  const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
-  const { rows } = await db.query<IssueRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM issues
-    ${sql}
-    ${orderAndPage(sortSql, page, params)}`,
-    params,
-  );
+  const { sql, params } = selectIssues(businessId, filter, page);
+  const { rows } = await db.query<IssueRow>(sql, params);
   return rows;
 }
 

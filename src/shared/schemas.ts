@@ -37,17 +37,27 @@ export const queryInt = (min: number, max: number) =>
 const isoDate = z.iso.date();
 const isoDateTime = z.iso.datetime({ offset: true });
 
+/** A date or a date-time with a zone, as a Date; a date alone stands for `timeOfDay` UTC on that day. */
+const instantWithDateAt = (timeOfDay: string) =>
+  z
+    .string()
+    .refine((value) => isoDate.safeParse(value).success || isoDateTime.safeParse(value).success, {
+      message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
+    })
+    .transform((value) => new Date(value.length === 10 ? `${value}T${timeOfDay}Z` : value))
+    .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' });
+
 /**
  * An ISO 8601 instant: a date (`2026-01-31`, midnight UTC) or a date-time with `Z` or an offset.
  * Returned as a Date.
  */
-export const isoInstant = z
-  .string()
-  .refine((value) => isoDate.safeParse(value).success || isoDateTime.safeParse(value).success, {
-    message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
-  })
-  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00.000Z` : value))
-  .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' });
+export const isoInstant = instantWithDateAt('00:00:00.000');
+
+/**
+ * As isoInstant, but a date alone means the end of that day (UTC), for inclusive upper bounds.
+ * Timestamps are stored at millisecond precision, so the day's last millisecond is exactly its end.
+ */
+export const isoInstantEndOfDay = instantWithDateAt('23:59:59.999');
 
 export const sortOrder = z.enum(['asc', 'desc']);
 export type SortOrder = z.infer<typeof sortOrder>;

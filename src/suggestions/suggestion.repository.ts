@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
-import { whereClause, type Condition } from '../db/where.js';
+import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
 import type { Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';
 import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
 import type { SUGGESTION_SORTS } from './suggestion.schemas.js';
@@ -32,8 +32,12 @@ export interface SuggestionFilter {
   status?: SuggestionStatus;
   priority?: Priority;
   sentiment?: Sentiment;
-  /** created strictly after */
+  /** created strictly after (lists) */
   since?: Date;
+  /** created at or after (exports) */
+  createdFrom?: Date;
+  /** created at or before (exports) */
+  createdUntil?: Date;
   /** a prefix tsquery (see shared/search.ts) */
   q?: string;
 }
@@ -55,8 +59,28 @@ const conditions = (filter: SuggestionFilter): Condition[] => [
   ['priority = ?', filter.priority],
   ['sentiment = ?', filter.sentiment],
   ['created_at > ?', filter.since],
+  ['created_at >= ?', filter.createdFrom],
+  ['created_at <= ?', filter.createdUntil],
   [SEARCH_CONDITION, filter.q],
 ];
+
+/** The list query as text and parameters: run by findSuggestions, or through a cursor by exports. */
+export function selectSuggestions(
+  businessId: string,
+  filter: SuggestionFilter,
+  page: PageRequest<SuggestionSort>,
+): SqlQuery {
+  const { sql, params } = whereClause(businessId, conditions(filter));
+  const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
+  return {
+    sql: /* sql */ `
+    SELECT ${COLUMNS}
+    FROM suggestions
+    ${sql}
+    ${orderAndPage(sortSql, page, params)}`,
+    params,
+  };
+}
 
 export async function findSuggestions(
   db: Queryable,
@@ -64,16 +88,8 @@ export async function findSuggestions(
   filter: SuggestionFilter,
   page: PageRequest<SuggestionSort>,
 ): Promise<SuggestionRow[]> {
-  const { sql, params } = whereClause(businessId, conditions(filter));
-  const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
-  const { rows } = await db.query<SuggestionRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM suggestions
-    ${sql}
-    ${orderAndPage(sortSql, page, params)}`,
-    params,
-  );
+  const { sql, params } = selectSuggestions(businessId, filter, page);
+  const { rows } = await db.query<SuggestionRow>(sql, params);
   return rows;
 }
 
