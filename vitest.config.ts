@@ -6,6 +6,11 @@ const modes = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : []
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    globalSetup: ['test/support/global-setup.ts'],
+    // Most of a test's time is spent waiting on a database or a child process, not on this CPU.
+    maxWorkers: 3,
+    // Test files share nothing but imported modules: no need to re-import them per file.
+    isolate: false,
     hookTimeout: 60_000,
     projects: modes.map((mode) => ({
       extends: true,

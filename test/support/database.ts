@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { openEmbedded } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -30,7 +31,8 @@ export async function openTestDatabase(): Promise<Database> {
     return db;
   }
   const dir = mkdtempSync(join(tmpdir(), 'fbk-'));
-  const db = await openEmbedded({ dataDir: dir, inMemory: true, onPoolError: ignore });
+  const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
+  const db = await openEmbedded({ dataDir: dir, inMemory: true, loadDataDir: template, onPoolError: ignore });
   await migrate(db.pool);
   return {
     ...db,
