@@ -7,6 +7,7 @@ import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { apiKeyRoutes } from './api-keys/api-key.routes.js';
 import { apiKeyAuth, businessAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
+import { corsPolicy } from './http/cors.js';
 import { exportRoutesV1 } from './exports/export.routes.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { HttpError } from './http/errors.js';
@@ -54,6 +55,7 @@ export function createApp({
   const authenticated = (authenticate: RequestHandler) => [limiters.failedAuth, authenticate, limiters.perCredential];
 
   app.use(requestLogging(logger));
+  app.use(corsPolicy(config.CORS_ORIGINS ?? []));
   app.use(helmet());
   app.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');

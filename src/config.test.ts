@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       REDIS_URL: undefined,
       TRUST_PROXY: undefined,
       PUBLIC_BASE_URL: 'http://localhost:3000',
+      CORS_ORIGINS: [],
     });
   });
 
@@ -51,4 +52,20 @@ describe('loadConfig: rate-limit settings', () => {
   it('When TRUST_PROXY is "true", then the start is refused: any client could pick its address', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(ConfigError);
   });
+});
+
+describe('loadConfig: CORS_ORIGINS', () => {
+  it('When origins are listed, then they are split and trimmed', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com, http://localhost:5173' }).CORS_ORIGINS).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
+  });
+
+  it.each(['*', 'https://a.example.com/path', 'ftp://a.example.com'])(
+    'When an origin is %s, then the start is refused',
+    (value) => {
+      expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(ConfigError);
+    },
+  );
 });

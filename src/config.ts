@@ -14,6 +14,26 @@ const envSchema = z.object({
   ),
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(60)),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Origins (comma-separated, exact) whose browser scripts may call the API; unset means no CORS at all. */
+  CORS_ORIGINS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z
+            .url({ protocol: /^https?$/ })
+            .refine((o) => URL.canParse(o) && new URL(o).origin === o, 'must be an origin like https://app.example.com'),
+        ),
+      ),
+  ),
   /** Where the public feedback page lives: QR codes point at `<PUBLIC_BASE_URL>/f/<code>`. */
   PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).default('http://localhost:3000')),
   /**

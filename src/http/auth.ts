@@ -43,6 +43,9 @@ const API_PLANS: ReadonlySet<Plan> = new Set(['business', 'enterprise']);
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
+ * Every authentication failure answers the same 401 body, whatever went wrong (missing, malformed,
+ * unknown, revoked, expired): the response is no oracle for guessing which part of a credential is right.
+ *
  * The credential from `X-API-Key` or `Authorization: Bearer`. Two different values are refused rather
  * than guessing which one the client meant; the query string is never looked at.
  */
@@ -52,19 +55,19 @@ export function presentedCredential(req: Request): string | undefined {
   let bearer: string | undefined;
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    if (!match) throw unauthorized('Authorization header must use the Bearer scheme');
+    if (!match) throw unauthorized();
     bearer = match[1];
   }
   if (headerKey !== undefined && bearer !== undefined && headerKey !== bearer) {
-    throw unauthorized('X-API-Key and Authorization carry different credentials');
+    throw unauthorized();
   }
   return headerKey || bearer;
 }
 
 async function resolveApiKey(pool: pg.Pool, req: Request, key: string): Promise<ApiKeyPrincipal> {
-  if (!isWellFormedKey(key)) throw unauthorized('Invalid API key');
+  if (!isWellFormedKey(key)) throw unauthorized();
   const row = await findKeyByDigest(pool, digestKey(key));
-  if (!row || row.revoked_at) throw unauthorized('Invalid or revoked API key');
+  if (!row || row.revoked_at) throw unauthorized();
   if (!API_PLANS.has(row.plan)) throw forbidden('API access needs the Business plan or higher', 'PLAN_REQUIRED');
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Off the critical path: a failed bookkeeping write must not fail the request.
@@ -86,7 +89,7 @@ async function resolveApiKey(pool: pg.Pool, req: Request, key: string): Promise<
 export function apiKeyAuth(pool: pg.Pool): RequestHandler {
   return async (req, _res, next) => {
     const key = presentedCredential(req);
-    if (!key) throw unauthorized('An API key is required (X-API-Key or Authorization: Bearer)');
+    if (!key) throw unauthorized();
     req.principal = await resolveApiKey(pool, req, key);
     next();
   };
@@ -107,7 +110,7 @@ export async function resolveSessionUser(pool: pg.Pool, token: string) {
 export function businessAuth(pool: pg.Pool): RequestHandler {
   return async (req, _res, next) => {
     const credential = presentedCredential(req);
-    if (!credential) throw unauthorized('A credential is required (Authorization: Bearer <API key or session token>)');
+    if (!credential) throw unauthorized();
     const businessId = uuid.safeParse(req.params.business_id);
 
     if (credential.startsWith(KEY_PREFIX)) {
@@ -118,7 +121,7 @@ export function businessAuth(pool: pg.Pool): RequestHandler {
     }
 
     const session = await resolveSessionUser(pool, credential);
-    if (!session) throw unauthorized('Invalid or expired credential');
+    if (!session) throw unauthorized();
     if (!businessId.success) throw noAccess();
     const member = await findMember(pool, businessId.data.toLowerCase(), session.user_id);
     if (!member) throw noAccess();

@@ -16,7 +16,7 @@ export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpErr
 export const notFound = (what: string) => new HttpError(404, `${what} not found`, 'NOT_FOUND');
 export const forbidden = (message: string, code = 'FORBIDDEN') => new HttpError(403, message, code);
 export const conflict = (message: string) => new HttpError(409, message, 'CONFLICT');
-export const unauthorized = (message = 'A valid API key is required') =>
+export const unauthorized = (message = 'Missing or invalid credential') =>
   new HttpError(401, message, 'UNAUTHORIZED', { 'WWW-Authenticate': 'Bearer' });
 
 export interface ErrorBody {

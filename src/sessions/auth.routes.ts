@@ -22,7 +22,7 @@ export function authRoutes(pool: pg.Pool, throttle: LoginThrottle): Router {
   async function currentSession(req: Parameters<Parameters<typeof router.get>[1]>[0]) {
     const token = presentedCredential(req);
     const session = token ? await resolveSessionUser(pool, token) : null;
-    if (!session) throw unauthorized('A valid session token is required (Authorization: Bearer)');
+    if (!session) throw unauthorized();
     return session;
   }
 

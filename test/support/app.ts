@@ -88,3 +88,9 @@ export function useOtherApps(ctx: TestContext): (options?: OtherAppOptions) => O
     return { app, logs, request: () => supertest.agent(app) };
   };
 }
+
+/** `METHOD /path` of the request behind a supertest response, for assertion messages. */
+export function requestLine(res: supertest.Response): string {
+  const req = (res as unknown as { req?: { method?: string; path?: string } }).req;
+  return `${req?.method ?? '?'} ${req?.path ?? '?'}`;
+}

@@ -1,0 +1,525 @@
+import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/api-keys/key-format.js';
+import { createApp } from '../../src/app.js';
+import { createRateLimiters } from '../../src/http/rate-limit.js';
+import { createLogger } from '../../src/logger.js';
+import supertest from 'supertest';
+import { requestLine, useTestApp } from '../support/app.js';
+import { buildIssue, buildTeam } from '../support/factories.js';
+
+/**
+ * OWASP API Security Top 10 (2023), one table-driven test per row, across both route families.
+ * Behaviour already covered in depth elsewhere (business-access, rate-limit, exports) is referenced
+ * here by running the same promise over every route rather than one example.
+ */
+const ctx = useTestApp();
+type Team = Awaited<ReturnType<typeof buildTeam>>;
+
+async function world() {
+  const mine = await buildTeam(ctx.db);
+  const theirs = await buildTeam(ctx.db);
+  const post = (t: Team, body: object) =>
+    ctx.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send(body);
+  const theirSuggestion = (await post(theirs, { content: 'THEIR-SECRET suggestion coffee' })).body.id as string;
+  const theirIssue = (await buildIssue(ctx.db, theirs.business.id, { title: 'THEIR-SECRET issue coffee' })).id;
+  const theirQr = (
+    await ctx
+      .request()
+      .post(`/businesses/${theirs.business.id}/qr-codes`)
+      .set('X-API-Key', theirs.write)
+      .send({ label: 'THEIR-SECRET' })
+  ).body.id as string;
+  await post(mine, { content: 'my coffee' });
+  return { mine, theirs, theirSuggestion, theirIssue, theirQr };
+}
+
+describe('API1 broken object-level authorization', () => {
+  it("When any route is given another business's object id, then it is a 404 and never that object's data", async () => {
+    const { mine, theirSuggestion, theirIssue, theirQr, theirs } = await world();
+    const v1 = (m: 'get' | 'post' | 'patch', path: string, body?: object) =>
+      ctx.request()[m](`/api/v1${path}`).set('X-API-Key', mine.write).send(body);
+    const fam = (m: 'get' | 'post' | 'patch' | 'delete', path: string, body?: object) => {
+      const agent = ctx.request();
+      return agent[m](`/businesses/${mine.business.id}${path}`)
+        .set('Authorization', `Bearer ${mine.ownerToken}`)
+        .send(body);
+    };
+    const attempts = [
+      v1('get', `/suggestions/${theirSuggestion}`),
+      v1('patch', `/suggestions/${theirSuggestion}`, { status: 'rejected' }),
+      v1('get', `/suggestions/${theirSuggestion}/comments`),
+      v1('post', `/suggestions/${theirSuggestion}/comments`, { content: 'x' }),
+      v1('get', `/issues/${theirIssue}`),
+      v1('get', `/issues/${theirIssue}/comments`),
+      v1('post', `/issues/${theirIssue}/comments`, { content: 'x' }),
+      fam('get', `/suggestions/${theirSuggestion}`),
+      fam('patch', `/suggestions/${theirSuggestion}`, { status: 'rejected' }),
+      fam('get', `/suggestions/${theirSuggestion}/comments`),
+      fam('post', `/suggestions/${theirSuggestion}/comments`, { content: 'x' }),
+      fam('get', `/issues/${theirIssue}`),
+      fam('patch', `/issues/${theirIssue}`, { status: 'closed' }),
+      fam('get', `/issues/${theirIssue}/comments`),
+      fam('post', `/issues/${theirIssue}/comments`, { content: 'x' }),
+      fam('get', `/qr-codes/${theirQr}`),
+      fam('get', `/qr-codes/${theirQr}/image`),
+      fam('patch', `/qr-codes/${theirQr}`, { label: 'mine now' }),
+      fam('delete', `/qr-codes/${theirQr}`),
+      fam('delete', `/api-keys/${theirs.readKey.id}`),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status, requestLine(res)).toBe(404);
+      expect(res.text).not.toContain('THEIR-SECRET');
+    }
+    const { rows } = await ctx.db.pool.query(
+      `SELECT (SELECT status::text FROM suggestions WHERE id = $1) AS s, (SELECT status::text FROM issues WHERE id = $2) AS i,
+              (SELECT label FROM qr_codes WHERE id = $3) AS q, (SELECT revoked_at FROM api_keys WHERE id = $4) AS k,
+              (SELECT count(*)::int FROM comments WHERE entity_id IN ($1, $2)) AS c`,
+      [theirSuggestion, theirIssue, theirQr, theirs.readKey.id],
+    );
+    expect(rows[0]).toEqual({ s: 'pending', i: 'open', q: 'THEIR-SECRET', k: null, c: 0 });
+  });
+
+  it("When another business's path is used with my credentials, then every route is a 403", async () => {
+    const { mine, theirs } = await world();
+    for (const token of [mine.write, mine.ownerToken]) {
+      for (const path of ['/suggestions', '/issues', '/qr-codes', '/team', '/api-keys', '/analytics/overview']) {
+        const res = await ctx
+          .request()
+          .get(`/businesses/${theirs.business.id}${path}`)
+          .set('Authorization', `Bearer ${token}`);
+        expect(res.status, path).toBe(403);
+        expect(res.text).not.toContain('THEIR-SECRET');
+      }
+    }
+  });
+
+  it('When listing, searching, exporting or summarising, then another business’s rows never appear', async () => {
+    const { mine } = await world();
+    const key = { 'X-API-Key': mine.read };
+    const user = { Authorization: `Bearer ${mine.ownerToken}` };
+    const b = `/businesses/${mine.business.id}`;
+    const responses = await Promise.all([
+      ctx.request().get('/api/v1/suggestions').set(key),
+      ctx.request().get('/api/v1/suggestions?q=coffee').set(key),
+      ctx.request().get('/api/v1/issues?q=coffee').set(key),
+      ctx.request().get('/api/v1/export/suggestions').set(key),
+      ctx.request().get('/api/v1/export/suggestions?format=csv').set(key),
+      ctx.request().get('/api/v1/export/issues').set(key),
+      ctx.request().get(`${b}/suggestions?q=coffee`).set(user),
+      ctx.request().get(`${b}/issues`).set(user),
+      ctx.request().get(`${b}/qr-codes`).set(user),
+      ctx.request().get(`${b}/analytics/overview`).set(user),
+    ]);
+    for (const res of responses) {
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain('THEIR-SECRET');
+    }
+    expect(responses[1].body.total).toBe(1);
+    expect(responses[9].body.suggestions.total).toBe(1);
+  });
+});
+
+describe('API2 broken authentication', () => {
+  it('When the credential is missing, empty, malformed, unknown, revoked, expired or only in the query, then every 401 is the same body', async () => {
+    const t = await buildTeam(ctx.db);
+    const revoked = await ctx
+      .request()
+      .delete(`/businesses/${t.business.id}/api-keys/${t.readKey.id}`)
+      .set('Authorization', `Bearer ${t.ownerToken}`);
+    expect(revoked.status).toBe(200);
+    await ctx.db.pool.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      t.member.id,
+    ]);
+    const good = generateApiKey().key;
+    const cases: [string, Record<string, string>, string?][] = [
+      ['none', {}],
+      ['empty bearer', { Authorization: 'Bearer ' }],
+      ['empty header', { 'X-API-Key': '' }],
+      ['wrong prefix', { 'X-API-Key': 'ghp_' + good.slice(4) }],
+      ['bad checksum', { 'X-API-Key': good.slice(0, -1) + (good.endsWith('A') ? 'B' : 'A') }],
+      ['unknown', { 'X-API-Key': good }],
+      ['revoked', { 'X-API-Key': t.read }],
+      ['expired session', { Authorization: `Bearer ${t.member.token}` }],
+      ['basic scheme', { Authorization: `Basic ${t.write}` }],
+      ['query only', {}, `?api_key=${t.write}&token=${t.ownerToken}`],
+    ];
+    const bodies = new Set<string>();
+    for (const [label, headers, query = ''] of cases) {
+      for (const path of [`/api/v1/suggestions${query}`, `/businesses/${t.business.id}/suggestions${query}`]) {
+        const res = await ctx.request().get(path).set(headers);
+        expect(res.status, `${label} ${path}`).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer');
+        bodies.add(JSON.stringify({ ...res.body, requestId: undefined }));
+      }
+    }
+    expect([...bodies]).toEqual([
+      JSON.stringify({
+        statusCode: 401,
+        message: 'Missing or invalid credential',
+        error: 'Unauthorized',
+        code: 'UNAUTHORIZED',
+      }),
+    ]);
+  });
+
+  it('When keys and session tokens are used, then they never appear in logs or in any later response', async () => {
+    const t = await buildTeam(ctx.db);
+    const created = await ctx
+      .request()
+      .post(`/businesses/${t.business.id}/api-keys`)
+      .set('Authorization', `Bearer ${t.ownerToken}`)
+      .send({ name: 'n', scope: 'write' });
+    const secrets = [t.read, t.write, t.ownerToken, t.member.token, created.body.key as string];
+    const texts: string[] = [];
+    const b = `/businesses/${t.business.id}`;
+    for (const secret of secrets) {
+      for (const path of ['/api/v1/suggestions', `${b}/api-keys`, `${b}/team`, '/auth/me', `${b}/analytics/overview`]) {
+        texts.push((await ctx.request().get(path).set('Authorization', `Bearer ${secret}`)).text);
+        texts.push((await ctx.request().get(path).set('X-API-Key', secret)).text);
+      }
+    }
+    const haystack = texts.join('\n') + ctx.logs.join('\n');
+    for (const secret of secrets) {
+      expect(haystack).not.toContain(secret);
+      expect(haystack).not.toContain(secret.slice(12));
+    }
+  });
+});
+
+describe('API3 broken object-property-level authorization', () => {
+  const PROTECTED = {
+    id: '0190c7f0-0000-7000-8000-000000000001',
+    business_id: '0190c7f0-0000-7000-8000-000000000002',
+    created_at: '2020-01-01T00:00:00Z',
+    upvote_count: 99,
+    resolved_at: '2020-01-01T00:00:00Z',
+    is_admin: true,
+  };
+
+  it.each(Object.entries(PROTECTED))(
+    'When a body carries %s, then every write route refuses it with a 400 and nothing changes',
+    async (field, value) => {
+      const t = await buildTeam(ctx.db);
+      const sid = (await ctx.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send({ content: 'x' }))
+        .body.id as string;
+      const iid = (await buildIssue(ctx.db, t.business.id)).id;
+      const b = `/businesses/${t.business.id}`;
+      const owner = { Authorization: `Bearer ${t.ownerToken}` };
+      const writes = [
+        ctx
+          .request()
+          .post('/api/v1/suggestions')
+          .set('X-API-Key', t.write)
+          .send({ content: 'y', [field]: value }),
+        ctx
+          .request()
+          .patch(`/api/v1/suggestions/${sid}`)
+          .set('X-API-Key', t.write)
+          .send({ status: 'completed', [field]: value }),
+        ctx
+          .request()
+          .post(`/api/v1/suggestions/${sid}/comments`)
+          .set('X-API-Key', t.write)
+          .send({ content: 'c', [field]: value }),
+        ctx
+          .request()
+          .post(`${b}/suggestions`)
+          .set(owner)
+          .send({ content: 'y', [field]: value }),
+        ctx
+          .request()
+          .patch(`${b}/suggestions/${sid}`)
+          .set(owner)
+          .send({ status: 'completed', [field]: value }),
+        ctx
+          .request()
+          .post(`${b}/issues`)
+          .set(owner)
+          .send({ title: 'y', [field]: value }),
+        ctx
+          .request()
+          .patch(`${b}/issues/${iid}`)
+          .set(owner)
+          .send({ status: 'closed', [field]: value }),
+        ctx
+          .request()
+          .post(`${b}/qr-codes`)
+          .set(owner)
+          .send({ label: 'y', [field]: value }),
+        ctx
+          .request()
+          .post(`${b}/api-keys`)
+          .set(owner)
+          .send({ name: 'y', [field]: value }),
+        ctx
+          .request()
+          .post(`${b}/team/invite`)
+          .set(owner)
+          .send({ email: 'z@example.com', [field]: value }),
+      ];
+      for (const res of await Promise.all(writes)) {
+        expect(res.status, requestLine(res)).toBe(400);
+        expect(res.body.message).toContain(field);
+      }
+      const { rows } = await ctx.db.pool.query(
+        `SELECT (SELECT count(*)::int FROM suggestions WHERE business_id = $1) AS s, (SELECT count(*)::int FROM issues WHERE business_id = $1) AS i,
+              (SELECT count(*)::int FROM comments WHERE business_id = $1) AS c, (SELECT count(*)::int FROM qr_codes WHERE business_id = $1) AS q,
+              (SELECT status::text FROM suggestions WHERE id = $2) AS status`,
+        [t.business.id, sid],
+      );
+      expect(rows[0]).toEqual({ s: 1, i: 1, c: 0, q: 0, status: 'pending' });
+    },
+  );
+
+  it('When any resource is read, then no digest, hash, search vector or internal column is ever in the response', async () => {
+    const t = await buildTeam(ctx.db);
+    const sid = (await ctx.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send({ content: 'x' })).body
+      .id as string;
+    const iid = (await buildIssue(ctx.db, t.business.id)).id;
+    const b = `/businesses/${t.business.id}`;
+    const owner = { Authorization: `Bearer ${t.ownerToken}` };
+    const responses = await Promise.all([
+      ctx.request().get(`/api/v1/suggestions/${sid}`).set('X-API-Key', t.read),
+      ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read),
+      ctx.request().get(`/api/v1/issues/${iid}`).set('X-API-Key', t.read),
+      ctx.request().get(`${b}/suggestions`).set(owner),
+      ctx.request().get(`${b}/issues`).set(owner),
+      ctx.request().get(`${b}/team`).set(owner),
+      ctx.request().get(`${b}/api-keys`).set(owner),
+      ctx.request().get(`${b}/analytics/overview`).set(owner),
+      ctx.request().get('/auth/me').set(owner),
+      ctx.request().get('/api/v1/export/suggestions').set('X-API-Key', t.read),
+    ]);
+    const INTERNAL = ['digest', 'token_digest', 'password_hash', 'password', 'search', 'source', 'key', 'token'];
+    const keysOf = (value: unknown): string[] =>
+      Array.isArray(value)
+        ? value.flatMap(keysOf)
+        : value && typeof value === 'object'
+          ? Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)])
+          : [];
+    for (const res of responses) {
+      expect(res.status).toBe(200);
+      expect(
+        keysOf(res.body).filter((k) => INTERNAL.includes(k)),
+        res.req.path,
+      ).toEqual([]);
+      expect(res.text).not.toMatch(/\$argon2/);
+    }
+  });
+});
+
+describe('API4 unrestricted resource consumption', () => {
+  it.each([
+    ['/api/v1/suggestions?limit=101', 'limit'],
+    ['/api/v1/suggestions?page=100001', 'page'],
+    ['/api/v1/issues?limit=0', 'limit'],
+    ['/api/v1/suggestions?q=' + 'a'.repeat(201), 'q'],
+    ['/businesses/:b/suggestions?offset=10000001', 'offset'],
+    ['/businesses/:b/issues?limit=1000', 'limit'],
+  ])('When %s is asked, then it is a 400, never a silent clamp', async (path, field) => {
+    const t = await buildTeam(ctx.db);
+    const res = await ctx.request().get(path.replace(':b', t.business.id)).set('Authorization', `Bearer ${t.read}`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(field);
+  });
+
+  it('When a body exceeds 64 KiB on any family, then it is a 413 before anything is stored', async () => {
+    const t = await buildTeam(ctx.db);
+    const big = { content: 'x', customer_name: 'n'.repeat(65 * 1024) };
+    expect((await ctx.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send(big)).status).toBe(413);
+    expect(
+      (await ctx.request().post(`/businesses/${t.business.id}/suggestions`).set('X-API-Key', t.write).send(big)).status,
+    ).toBe(413);
+    expect(
+      (
+        await ctx
+          .request()
+          .post('/auth/login')
+          .send({ email: 'a@b.co', password: 'p'.repeat(70_000) })
+      ).status,
+    ).toBe(413);
+  });
+
+  it('When a key exceeds its rate, then it gets 429s on both families', async () => {
+    const app = createApp({
+      db: ctx.db,
+      logger: createLogger('silent'),
+      rateLimiters: createRateLimiters({ limit: 3, logger: createLogger('silent') }),
+    });
+    const t = await buildTeam(ctx.db);
+    const statuses = [];
+    for (const path of [
+      '/api/v1/suggestions',
+      `/businesses/${t.business.id}/issues`,
+      '/api/v1/issues',
+      `/businesses/${t.business.id}/team`,
+    ]) {
+      statuses.push((await supertest(app).get(path).set('Authorization', `Bearer ${t.read}`)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe('API5 broken function-level authorization', () => {
+  it('When a read key calls any write route of either family, then it is a 403 and nothing is written', async () => {
+    const t = await buildTeam(ctx.db);
+    const sid = (await ctx.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send({ content: 'x' })).body
+      .id as string;
+    const b = `/businesses/${t.business.id}`;
+    const read = { Authorization: `Bearer ${t.read}` };
+    const writes = [
+      ctx.request().post('/api/v1/suggestions').set(read).send({ content: 'y' }),
+      ctx.request().patch(`/api/v1/suggestions/${sid}`).set(read).send({ status: 'completed' }),
+      ctx.request().post(`/api/v1/suggestions/${sid}/comments`).set(read).send({ content: 'c' }),
+      ctx.request().post(`${b}/suggestions`).set(read).send({ content: 'y' }),
+      ctx.request().patch(`${b}/suggestions/${sid}`).set(read).send({ status: 'completed' }),
+      ctx.request().post(`${b}/issues`).set(read).send({ title: 'y' }),
+      ctx.request().post(`${b}/qr-codes`).set(read).send({ label: 'y' }),
+      ctx.request().post(`${b}/team/invite`).set(read).send({ email: 'z@example.com' }),
+      ctx.request().post(`${b}/api-keys`).set(read).send({ name: 'y' }),
+    ];
+    for (const res of await Promise.all(writes)) expect(res.status, requestLine(res)).toBe(403);
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM activity WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(3); // two keys and the one suggestion
+  });
+
+  it('When an API key or a member manages keys, then it is a 403; see business-access.test.ts for every route and role', async () => {
+    const t = await buildTeam(ctx.db);
+    for (const token of [t.write, t.read, t.member.token]) {
+      expect(
+        (
+          await ctx
+            .request()
+            .post(`/businesses/${t.business.id}/api-keys`)
+            .set('Authorization', `Bearer ${token}`)
+            .send({ name: 'k' })
+        ).status,
+      ).toBe(403);
+    }
+  });
+});
+
+describe('injection', () => {
+  const HOSTILE = [
+    "'; DROP TABLE suggestions; --",
+    'Robert"); DELETE FROM api_keys WHERE ("1"="1',
+    '$1 $2 \\x00 %s %n {{7*7}} ${7*7}',
+    'tab\there\r\nnew line\u0007bell\u001b[31m',
+    '<script>alert(1)</script>',
+    "' OR '1'='1",
+  ];
+
+  it.each(HOSTILE)(
+    'When string fields carry %j, then it is stored verbatim or rejected, never executed',
+    async (payload) => {
+      const t = await buildTeam(ctx.db);
+      const created = await ctx
+        .request()
+        .post('/api/v1/suggestions')
+        .set('X-API-Key', t.write)
+        .send({ content: payload, customer_name: payload });
+      if (created.status === 201) {
+        const read = await ctx.request().get(`/api/v1/suggestions/${created.body.id}`).set('X-API-Key', t.read);
+        expect(read.body.content).toBe(payload.trim());
+        expect(read.body.customer_name).toBe(payload.trim());
+      } else {
+        expect(created.status).toBe(400);
+      }
+      const b = `/businesses/${t.business.id}`;
+      const owner = { Authorization: `Bearer ${t.ownerToken}` };
+      const issue = await ctx.request().post(`${b}/issues`).set(owner).send({ title: payload, description: payload });
+      expect([201, 400]).toContain(issue.status);
+      const qr = await ctx
+        .request()
+        .post(`${b}/qr-codes`)
+        .set(owner)
+        .send({ label: payload.slice(0, 100) });
+      expect([201, 400]).toContain(qr.status);
+      for (const query of [
+        { q: payload },
+        { status: payload },
+        { sort: payload },
+        { since: payload },
+        { order: payload },
+      ]) {
+        const res = await ctx.request().get('/api/v1/suggestions').query(query).set('X-API-Key', t.read);
+        expect([200, 400]).toContain(res.status);
+      }
+      expect(
+        (
+          await ctx
+            .request()
+            .get(`/api/v1/suggestions/${encodeURIComponent(payload)}`)
+            .set('X-API-Key', t.read)
+        ).status,
+      ).toBe(404);
+      const { rows } = await ctx.db.pool.query(
+        `SELECT (SELECT count(*)::int FROM api_keys WHERE business_id = $1) AS keys,
+              (SELECT count(*)::int FROM suggestions WHERE business_id = $1) AS suggestions`,
+        [t.business.id],
+      );
+      expect(rows[0]).toEqual({ keys: 2, suggestions: created.status === 201 ? 1 : 0 });
+    },
+  );
+});
+
+describe('CORS and transport headers', () => {
+  it('When CORS_ORIGINS is unset, then no cross-origin header is ever sent', async () => {
+    const t = await buildTeam(ctx.db);
+    const res = await ctx
+      .request()
+      .get('/api/v1/suggestions')
+      .set('Origin', 'https://evil.example')
+      .set('X-API-Key', t.read);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await ctx
+      .request()
+      .options('/api/v1/suggestions')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'GET');
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('When an origin is allow-listed, then only it is allowed, preflights included', async () => {
+    const app = createApp({
+      db: ctx.db,
+      logger: createLogger('silent'),
+      config: { CORS_ORIGINS: ['https://dash.example.com'] },
+    });
+    const t = await buildTeam(ctx.db);
+    const ok = await supertest(app)
+      .get('/api/v1/suggestions')
+      .set('Origin', 'https://dash.example.com')
+      .set('X-API-Key', t.read);
+    expect(ok.headers['access-control-allow-origin']).toBe('https://dash.example.com');
+    expect(ok.headers['access-control-expose-headers']).toContain('RateLimit');
+    const preflight = await supertest(app)
+      .options('/api/v1/suggestions')
+      .set('Origin', 'https://dash.example.com')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'X-API-Key, Content-Type');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toContain('X-API-Key');
+    const other = await supertest(app)
+      .get('/api/v1/suggestions')
+      .set('Origin', 'https://evil.example')
+      .set('X-API-Key', t.read);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('When any route answers, then helmet headers and Cache-Control: no-store are there', async () => {
+    const t = await buildTeam(ctx.db);
+    for (const res of [
+      await ctx.request().get(`/businesses/${t.business.id}/team`).set('Authorization', `Bearer ${t.ownerToken}`),
+      await ctx.request().post('/auth/login').send({ email: 'x@example.com', password: 'nope' }),
+      await ctx.request().get('/nope'),
+    ]) {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBeDefined();
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+  });
+});
