@@ -52,8 +52,12 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
 }
 
-/** Starts `src/main.ts` on a free port and waits until /health answers 200. */
-export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+/** Starts `src/main.ts` on a free port and waits until it listens (and, unless told otherwise, is healthy). */
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  { waitHealthy = true } = {},
+): Promise<ServerProcess> {
   const child = runTs('src/main.ts', [], { PORT: '0', HOST: '127.0.0.1', ...env });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -73,12 +77,12 @@ export async function startServer(env: Record<string, string>, timeoutMs = 30_00
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
-  while (
-    (await fetch(`${baseUrl}/health`).then(
-      (r) => r.status,
-      () => 0,
-    )) !== 200
-  ) {
+  const healthy = () =>
+    fetch(`${baseUrl}/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+  while (waitHealthy && !(await healthy())) {
     if (Date.now() > deadline) throw new Error(`server never became healthy:\n${output.join('')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
