@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const modes = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
 /** Tests that say nothing about the database: the embedded run is enough. */
-const EMBEDDED_ONLY = ['test/db/embedded.test.ts', 'test/openapi/lint.test.ts'];
+const EMBEDDED_ONLY = ['test/db/embedded.test.ts', 'test/openapi/lint.test.ts', 'test/openapi/contract.test.ts'];
 
 export default defineConfig({
   test: {
