@@ -3,8 +3,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // The suite always runs on the embedded database, and once more on PostgreSQL when TEST_DATABASE_URL is set.
 const modes = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
-/** Tests that say nothing about the database: the embedded run is enough. */
-const EMBEDDED_ONLY = ['test/db/embedded.test.ts', 'test/openapi/lint.test.ts', 'test/openapi/contract.test.ts'];
+/** Tests whose outcome does not depend on the database kind: the embedded run is enough. */
+const EMBEDDED_ONLY = [
+  'test/db/embedded.test.ts',
+  'test/openapi/lint.test.ts',
+  'test/openapi/contract.test.ts',
+  'test/openapi/docs.browser.test.ts',
+];
 
 export default defineConfig({
   test: {
