@@ -15,6 +15,8 @@ import { createRateLimiters, type RateLimiters } from './http/rate-limit.js';
 import { requestLogging } from './http/request-logging.js';
 import { issueBusinessRoutes } from './issues/issue.business-routes.js';
 import { issueRoutesV1 } from './issues/issue.routes.js';
+import { apiDocument } from './openapi/api-document.js';
+import { openApiRoutes } from './openapi/openapi.routes.js';
 import { qrCodeRoutes } from './qr-codes/qr-code.routes.js';
 import { authRoutes } from './sessions/auth.routes.js';
 import { LoginThrottle, type LoginThrottleOptions } from './sessions/login-throttle.js';
@@ -66,6 +68,9 @@ export function createApp({
     if (!isReady() || !(await db.ping())) throw new HttpError(503, 'Database unavailable', 'SERVICE_UNAVAILABLE');
     res.json({ status: 'ok' });
   });
+
+  // No credential and no rate limit, and available while the service is still starting.
+  app.use(openApiRoutes(apiDocument(config.RATE_LIMIT_PER_MINUTE)));
 
   app.use((_req, _res, next) => {
     if (!isReady()) throw new HttpError(503, 'Service is starting, retry shortly', 'SERVICE_UNAVAILABLE');

@@ -5,7 +5,7 @@ import { principalOf } from '../http/auth.js';
 import { parseQuery } from '../http/validation.js';
 import { analyticsOverview } from './analytics.service.js';
 
-const overviewQuery = z.strictObject({});
+export const overviewQuery = z.strictObject({});
 
 /** /businesses/:business_id/analytics/overview: the dashboard's summary. */
 export function analyticsRoutes(pool: pg.Pool): Router {

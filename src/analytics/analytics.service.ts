@@ -8,17 +8,18 @@ import {
   type ActivityRow,
   type CountRow,
 } from './analytics.repository.js';
+import type { AnalyticsOverview } from './analytics.responses.js';
 
 const RECENT_ACTIVITY = 20;
 
 /** Every status appears, zero when nothing has it, so dashboards need no defaulting. */
-function byStatus(statuses: readonly string[], rows: CountRow[]) {
-  const counts = Object.fromEntries(statuses.map((s) => [s, 0]));
-  for (const row of rows) counts[row.key] = row.count;
+function byStatus<S extends string>(statuses: readonly S[], rows: CountRow[]) {
+  const counts = Object.fromEntries(statuses.map((s) => [s, 0])) as Record<S, number>;
+  for (const row of rows) counts[row.key as S] = row.count;
   return { total: rows.reduce((sum, row) => sum + row.count, 0), by_status: counts };
 }
 
-const toActivity = (a: ActivityRow) => ({
+const toActivity = (a: ActivityRow): AnalyticsOverview['recent_activity'][number] => ({
   id: a.id,
   type: a.type,
   entity: { type: a.entity_type, id: a.entity_id },
@@ -34,7 +35,7 @@ const toActivity = (a: ActivityRow) => ({
 
 const round4 = (value: number | null | undefined) => (value == null ? null : Math.round(value * 1e4) / 1e4);
 
-export async function analyticsOverview(pool: pg.Pool, businessId: string) {
+export async function analyticsOverview(pool: pg.Pool, businessId: string): Promise<AnalyticsOverview> {
   const [suggestions, issues, sentiments, recentSuggestions, recentIssues, activity] = await Promise.all([
     countByStatus(pool, businessId, 'suggestions'),
     countByStatus(pool, businessId, 'issues'),
@@ -48,7 +49,7 @@ export async function analyticsOverview(pool: pg.Pool, businessId: string) {
       const row = sentiments.find((r) => r.sentiment === label);
       return [label, { count: row?.count ?? 0, average_score: round4(row?.average_score) }];
     }),
-  );
+  ) as AnalyticsOverview['sentiment'];
   return {
     suggestions: byStatus(SUGGESTION_STATUSES, suggestions),
     issues: byStatus(ISSUE_STATUSES, issues),

@@ -1,7 +1,8 @@
 import type { ApiKeyRow } from './api-key.repository.js';
+import type { ApiKey, CreatedApiKey } from './api-key.responses.js';
 
 /** Every field a client may see of a key; never the digest. */
-export function toApiKeyResponse(key: ApiKeyRow) {
+export function toApiKeyResponse(key: ApiKeyRow): ApiKey {
   return {
     id: key.id,
     name: key.name,
@@ -15,6 +16,6 @@ export function toApiKeyResponse(key: ApiKeyRow) {
 }
 
 /** The creation response: the only time the full key is ever shown. */
-export function toCreatedApiKeyResponse(key: ApiKeyRow, fullKey: string) {
+export function toCreatedApiKeyResponse(key: ApiKeyRow, fullKey: string): CreatedApiKey {
   return { ...toApiKeyResponse(key), key: fullKey };
 }

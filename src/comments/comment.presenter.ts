@@ -1,7 +1,8 @@
 import type { CommentRow } from './comment.repository.js';
+import type { Comment } from './comment.responses.js';
 
 /** Spec 2.3, field by field. */
-export function toCommentResponse(comment: CommentRow) {
+export function toCommentResponse(comment: CommentRow): Comment {
   return {
     id: comment.id,
     entity_type: comment.entity_type,

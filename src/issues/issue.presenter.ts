@@ -1,7 +1,8 @@
 import type { IssueRow } from './issue.repository.js';
+import type { Issue, IssueListItem } from './issue.responses.js';
 
 /** List items: exactly the fields of spec 4.3, in its order (no is_anonymous). */
-export function toIssueListItem(issue: IssueRow) {
+export function toIssueListItem(issue: IssueRow): IssueListItem {
   return {
     id: issue.id,
     title: issue.title,
@@ -18,7 +19,7 @@ export function toIssueListItem(issue: IssueRow) {
 }
 
 /** The single-item read: spec 2.2, including is_anonymous. */
-export function toIssueResponse(issue: IssueRow) {
+export function toIssueResponse(issue: IssueRow): Issue {
   const { resolved_at, created_at, updated_at, ...rest } = toIssueListItem(issue);
   return { ...rest, is_anonymous: issue.is_anonymous, resolved_at, created_at, updated_at };
 }

@@ -1,7 +1,8 @@
 import type { QrCodeRow } from './qr-code.repository.js';
+import type { QrCode } from './qr-code.responses.js';
 import { qrCodeUrl } from './qr-code.service.js';
 
-export function toQrCodeResponse(qr: QrCodeRow, publicBaseUrl: string) {
+export function toQrCodeResponse(qr: QrCodeRow, publicBaseUrl: string): QrCode {
   return {
     id: qr.id,
     label: qr.label,

@@ -8,6 +8,7 @@ import { email } from '../shared/schemas.js';
 import { findUserById } from '../users/user.repository.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { findMemberships, revokeSession } from './session.repository.js';
+import type { CurrentSession } from './session.responses.js';
 import { login } from './session.service.js';
 
 export const loginBody = z.strictObject({
@@ -46,7 +47,7 @@ export function authRoutes(pool: pg.Pool, throttle: LoginThrottle): Router {
       user: { id: session.user_id, email: user?.email ?? null, name: user?.name ?? null },
       expires_at: session.expires_at.toISOString(),
       memberships,
-    });
+    } satisfies CurrentSession);
   });
 
   return router;

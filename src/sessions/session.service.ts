@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from '../users/password.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { generateSessionToken } from './session-token.js';
 import { findUserCredentials, insertSession } from './session.repository.js';
+import type { LoginResponse } from './session.responses.js';
 
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
@@ -14,7 +15,12 @@ const decoy = () => (decoyHash ??= hashPassword('decoy password that matches not
 
 const invalidLogin = () => unauthorized('Invalid email or password');
 
-export async function login(pool: pg.Pool, throttle: LoginThrottle, email: string, password: string) {
+export async function login(
+  pool: pg.Pool,
+  throttle: LoginThrottle,
+  email: string,
+  password: string,
+): Promise<LoginResponse> {
   await throttle.wait(email);
   const user = await findUserCredentials(pool, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoy()), password);

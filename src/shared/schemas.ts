@@ -45,7 +45,11 @@ const instantWithDateAt = (timeOfDay: string) =>
       message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
     })
     .transform((value) => new Date(value.length === 10 ? `${value}T${timeOfDay}Z` : value))
-    .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' });
+    .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' })
+    .meta({
+      description: 'An ISO 8601 date (YYYY-MM-DD) or date-time with `Z` or an offset',
+      examples: ['2026-01-31', '2026-01-31T09:30:00Z'],
+    });
 
 /**
  * An ISO 8601 instant: a date (`2026-01-31`, midnight UTC) or a date-time with `Z` or an offset.
@@ -78,20 +82,25 @@ export const offsetParams = {
   order: sortOrder.default('desc'),
 };
 
-/** Trimmed text that must not be empty once trimmed; length counted in characters, not UTF-16 units. */
+/**
+ * Trimmed text that must not be empty once trimmed; length counted in characters, not UTF-16 units.
+ * The bounds are checked by the refinements; the metadata shows them in the OpenAPI document.
+ */
 export const text = (max: number) =>
   z
     .string()
     .trim()
     .refine((value) => value.length > 0, { message: 'must not be empty' })
-    .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` });
+    .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` })
+    .meta({ minLength: 1, maxLength: max, description: `Trimmed; 1 to ${max} characters` });
 
 export const optionalText = (max: number) =>
   z
     .string()
     .trim()
+    .meta({ maxLength: max, description: `Trimmed; at most ${max} characters, empty means none` })
     .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` })
     .transform((value) => (value === '' ? undefined : value))
     .optional();
 
-export const email = z.string().trim().pipe(z.email().max(254));
+export const email = z.string().trim().pipe(z.email().max(254)).meta({ format: 'email', maxLength: 254 });

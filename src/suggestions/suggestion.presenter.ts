@@ -1,7 +1,8 @@
 import type { SuggestionRow } from './suggestion.repository.js';
+import type { Suggestion, SuggestionDashboard, SuggestionListItem } from './suggestion.responses.js';
 
 /** List items: exactly the fields of spec 4.2, in its order (no is_anonymous). */
-export function toSuggestionListItem(s: SuggestionRow) {
+export function toSuggestionListItem(s: SuggestionRow): SuggestionListItem {
   return {
     id: s.id,
     content: s.content,
@@ -18,13 +19,13 @@ export function toSuggestionListItem(s: SuggestionRow) {
 }
 
 /** The single-item read: the list fields plus is_anonymous (spec 2.1). */
-export function toSuggestionResponse(s: SuggestionRow) {
+export function toSuggestionResponse(s: SuggestionRow): Suggestion {
   const { created_at, updated_at, ...rest } = toSuggestionListItem(s);
   return { ...rest, is_anonymous: s.is_anonymous, created_at, updated_at };
 }
 
 /** The business-scoped family also shows what the dashboard manages: visibility, review, location. */
-export function toSuggestionDashboardResponse(s: SuggestionRow) {
+export function toSuggestionDashboardResponse(s: SuggestionRow): SuggestionDashboard {
   const { created_at, updated_at, ...rest } = toSuggestionResponse(s);
   return {
     ...rest,

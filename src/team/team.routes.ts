@@ -6,10 +6,11 @@ import { idParam } from '../http/params.js';
 import { parseBody } from '../http/validation.js';
 import type { MemberRow } from '../users/user.repository.js';
 import type { InviteRow } from './team.repository.js';
+import type { CreatedInvite, Team, TeamInvite, TeamMember } from './team.responses.js';
 import { acceptInviteBody, inviteBody } from './team.schemas.js';
 import { acceptInvite, cancelTeamInvite, getTeam, invite } from './team.service.js';
 
-const toMember = (m: MemberRow) => ({
+const toMember = (m: MemberRow): TeamMember => ({
   user_id: m.id,
   name: m.name,
   email: m.email,
@@ -17,7 +18,7 @@ const toMember = (m: MemberRow) => ({
   joined_at: m.joined_at.toISOString(),
 });
 
-const toInvite = (i: InviteRow) => ({
+const toInvite = (i: InviteRow): TeamInvite => ({
   id: i.id,
   email: i.email,
   role: i.role,
@@ -31,12 +32,12 @@ export function teamRoutes(pool: pg.Pool): Router {
 
   router.get('/team', async (req, res) => {
     const { members, invites } = await getTeam(pool, principalOf(req).businessId);
-    res.json({ members: members.map(toMember), invites: invites.map(toInvite) });
+    res.json({ members: members.map(toMember), invites: invites.map(toInvite) } satisfies Team);
   });
 
   router.post('/team/invite', permit('manage_team'), async (req, res) => {
     const { row, token } = await invite(pool, principalOf(req), parseBody(inviteBody, req.body));
-    res.status(201).json({ ...toInvite(row), token });
+    res.status(201).json({ ...toInvite(row), token } satisfies CreatedInvite);
   });
 
   router.delete('/team/invites/:id', permit('manage_team'), async (req, res) => {

@@ -19,6 +19,7 @@ import {
   insertInvite,
   memberEmailExists,
 } from './team.repository.js';
+import type { AcceptedInvite } from './team.responses.js';
 import type { AcceptInviteBody, InviteBody } from './team.schemas.js';
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -80,7 +81,7 @@ export async function cancelTeamInvite(pool: pg.Pool, principal: Principal, id: 
  * Accepting creates the user, or adds the membership to the existing user with that email (whose
  * name and password are left as they are).
  */
-export async function acceptInvite(pool: pg.Pool, input: AcceptInviteBody) {
+export async function acceptInvite(pool: pg.Pool, input: AcceptInviteBody): Promise<AcceptedInvite> {
   const passwordHash = await hashPassword(input.password);
   return withTransaction(pool, async (tx) => {
     const invitation = await consumeInvite(tx, sha256(input.token));

@@ -3,6 +3,7 @@ import { createApp } from '../../src/app.js';
 import { createLogger } from '../../src/logger.js';
 import supertest from 'supertest';
 import { useTestApp } from '../support/app.js';
+import { checked } from '../support/contract.js';
 
 const ctx = useTestApp();
 
@@ -26,7 +27,7 @@ describe('GET /health', () => {
 
   it('When migrations have not run yet, then health and the API answer 503', async () => {
     const app = createApp({ db: ctx.db, logger: createLogger('silent'), isReady: () => false });
-    expect((await supertest(app).get('/health')).status).toBe(503);
-    expect((await supertest(app).get('/api/v1/suggestions')).status).toBe(503);
+    expect((await checked(supertest.agent(app)).get('/health')).status).toBe(503);
+    expect((await checked(supertest.agent(app)).get('/api/v1/suggestions')).status).toBe(503);
   });
 });

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.js';
 import { createLogger } from '../../src/logger.js';
 import { addMember } from '../../src/users/user.service.js';
 import { useTestApp } from '../support/app.js';
+import { checked } from '../support/contract.js';
 import { buildApiKey, buildBusiness, buildTeam, uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
@@ -68,9 +69,10 @@ describe('dashboard sessions', () => {
       loginThrottle: { freeFailures: 2, baseDelayMs: 400, maxDelayMs: 1_000, windowMs: 60_000, maxTracked: 100 },
     });
     for (const email of [(await userWithPassword()).email, uniqueEmail('ghost')]) {
-      for (let i = 0; i < 2; i++) await supertest(app).post('/auth/login').send({ email, password: 'nope nope' });
+      for (let i = 0; i < 2; i++)
+        await checked(supertest.agent(app)).post('/auth/login').send({ email, password: 'nope nope' });
       const started = Date.now();
-      const slowed = await supertest(app).post('/auth/login').send({ email, password: 'nope nope' });
+      const slowed = await checked(supertest.agent(app)).post('/auth/login').send({ email, password: 'nope nope' });
       expect(slowed.status).toBe(401);
       expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     }

@@ -8,6 +8,7 @@ import type { Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { createRateLimiters, type RateLimiters, type RateLimitOptions } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/logger.js';
+import { checked, useContractCheck } from './contract.js';
 import { openTestDatabase } from './database.js';
 
 export interface TestContext {
@@ -15,6 +16,7 @@ export interface TestContext {
   readonly app: Express;
   /** Every log line the app wrote, as text. */
   readonly logs: string[];
+  /** An agent whose every response is checked against the OpenAPI document (test/support/contract.ts). */
   request(): supertest.Agent;
 }
 
@@ -30,8 +32,12 @@ export function capturingLogger(): { logger: Logger; logs: string[] } {
   return { logger: createLogger('info', sink), logs };
 }
 
-/** One app and database per test file, closed after it; tests build their own businesses. */
+/**
+ * One app and database per test file, closed after it; tests build their own businesses. Each
+ * test fails if a response it received does not match the OpenAPI document.
+ */
 export function useTestApp(): TestContext {
+  useContractCheck();
   const { logger, logs } = capturingLogger();
   let db: Database | undefined;
   let app: Express | undefined;
@@ -58,7 +64,7 @@ export function useTestApp(): TestContext {
     logs,
     request() {
       if (!app) throw new Error('app not created yet');
-      return supertest.agent(app);
+      return checked(supertest.agent(app));
     },
   };
 }
@@ -85,7 +91,7 @@ export function useOtherApps(ctx: TestContext): (options?: OtherAppOptions) => O
     const rateLimiters = createRateLimiters({ limit: 60, ...rateLimit, logger });
     limiters.push(rateLimiters);
     const app = createApp({ db: ctx.db, logger, config, rateLimiters });
-    return { app, logs, request: () => supertest.agent(app) };
+    return { app, logs, request: () => checked(supertest.agent(app)) };
   };
 }
 

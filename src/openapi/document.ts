@@ -1,0 +1,169 @@
+import type { ErrorStatus } from '../http/responses.js';
+import { accessFor } from './access.js';
+import { errorResponseName, errorResponses, headers, overview, ref, securitySchemes } from './common.js';
+import { componentId, inputSchema, queryProperties, responseComponents } from './json-schema.js';
+import type { Feature, JsonSchema, OperationSpec, SuccessResponse } from './operation.js';
+
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+};
+
+/** `/businesses/:business_id/issues/:id` → `/businesses/{business_id}/issues/{id}`. */
+export const toTemplate = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+
+const RATE_LIMITED_GUARDS = new Set(['api_key', 'business']);
+
+/** The error statuses an operation can answer with, from how it is reached and what it parses. */
+function errorStatuses(op: OperationSpec): (ErrorStatus | 429)[] {
+  const statuses = new Set<ErrorStatus | 429>(op.errors ?? []);
+  const add = (...more: (ErrorStatus | 429)[]) => more.forEach((status) => statuses.add(status));
+  if (RATE_LIMITED_GUARDS.has(op.guard)) add(401, 403, 429);
+  if (op.guard === 'session') add(401, 429);
+  if (op.guard === 'public') add(429);
+  if (op.query || op.body) add(400);
+  if (op.body) add(413, 415);
+  if (op.path.includes('/:id')) add(404);
+  add(500);
+  if (op.guard !== 'open') add(503);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function security(op: OperationSpec, keysAccepted: boolean) {
+  switch (op.guard) {
+    case 'api_key':
+      return [{ ApiKeyHeader: [] }, { BearerAuth: [] }];
+    case 'business':
+      return keysAccepted ? [{ BearerAuth: [] }, { ApiKeyHeader: [] }] : [{ BearerAuth: [] }];
+    case 'session':
+      return [{ BearerAuth: [] }];
+    default:
+      return [];
+  }
+}
+
+const list = (items: string[]) => items.map((item) => `\`${item}\``).join(' or ');
+
+/** Who may call, in words and as extensions (`x-required-scope`, `x-required-roles`). */
+function access(op: OperationSpec): { text: string; extensions: Record<string, unknown>; keysAccepted: boolean } {
+  if (op.guard === 'open' || op.guard === 'public') return { text: '', extensions: {}, keysAccepted: false };
+  if (op.guard === 'session') {
+    return { text: '**Access:** a dashboard session token.', extensions: {}, keysAccepted: false };
+  }
+  const { scopes, roles } = accessFor(op.action ?? 'read');
+  const keysAccepted = scopes.length > 0;
+  const scope = scopes[0];
+  const keyText = scope ? `an API key with the \`${scope}\` scope${scope === 'read' ? ' (or `write`)' : ''}` : '';
+  const memberText = `a session of a member with role ${list(roles)}`;
+  const text =
+    op.guard === 'api_key'
+      ? `**Access:** ${keyText}.`
+      : keysAccepted
+        ? `**Access:** ${keyText} of this business, or ${memberText}.`
+        : `**Access:** ${memberText}; API keys cannot do this.`;
+  const extensions: Record<string, unknown> = {};
+  if (scope) extensions['x-required-scope'] = scope;
+  if (op.guard === 'business') extensions['x-required-roles'] = roles;
+  return { text: op.accessNote ? `${text} ${op.accessNote}` : text, extensions, keysAccepted };
+}
+
+function parameters(op: OperationSpec) {
+  const path = pathParamNames(op.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description:
+      op.params?.[name] ??
+      (name === 'business_id'
+        ? 'The business; a malformed id, or one the credential has no access to, is a 403'
+        : 'A malformed id is a 404, like an unknown one'),
+    schema: { type: 'string', format: 'uuid' },
+  }));
+  const query = op.query
+    ? queryProperties(op.query).map(({ name, schema, required }) => {
+        const description = op.queryNotes?.[name] ?? (schema.description as string | undefined);
+        return { name, in: 'query', required, ...(description ? { description } : {}), schema };
+      })
+    : [];
+  return [...path, ...query];
+}
+
+function successResponse(op: OperationSpec, response: SuccessResponse) {
+  const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'XRequestId') };
+  if (RATE_LIMITED_GUARDS.has(op.guard)) {
+    headers.RateLimit = ref('headers', 'RateLimit');
+    headers['RateLimit-Policy'] = ref('headers', 'RateLimitPolicy');
+  }
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    headers[name] = {
+      description: header.description,
+      required: header.required ?? false,
+      schema: header.schema ?? { type: 'string' },
+    };
+  }
+  const content: Record<string, { schema: JsonSchema }> = {};
+  if (response.json) content['application/json'] = { schema: ref('schemas', componentId(response.json)) };
+  for (const [type, schema] of Object.entries(response.media ?? {})) content[type] = { schema };
+  return {
+    description: response.description,
+    headers,
+    ...(Object.keys(content).length > 0 ? { content } : {}),
+  };
+}
+
+function operation(op: OperationSpec) {
+  const who = access(op);
+  const responses: Record<string, unknown> = {};
+  for (const response of op.responses) responses[response.status] = successResponse(op, response);
+  for (const status of errorStatuses(op)) responses[status] = ref('responses', errorResponseName(status));
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: [op.description, who.text].filter(Boolean).join('\n\n'),
+    tags: [op.tag],
+    security: security(op, who.keysAccepted),
+    ...who.extensions,
+    parameters: parameters(op),
+    ...(op.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(op.body) } } } }
+      : {}),
+    responses,
+  };
+}
+
+export interface DocumentOptions {
+  version: string;
+  rateLimitPerMinute: number;
+}
+
+/** The OpenAPI 3.1 document of `features`: every operation, with its parameters, body and responses. */
+export function buildOpenApiDocument(features: Feature[], options: DocumentOptions): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Set<string>();
+  for (const op of features.flatMap((feature) => feature.operations)) {
+    const template = toTemplate(op.path);
+    if (operationIds.has(op.operationId)) throw new Error(`operationId ${op.operationId} is declared twice`);
+    if (paths[template]?.[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
+    operationIds.add(op.operationId);
+    (paths[template] ??= {})[op.method] = operation(op);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Feedback API',
+      version: options.version,
+      description: overview(options.rateLimitPerMinute),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'This server' }],
+    tags: features.flatMap((feature) => feature.tags),
+    paths,
+    components: {
+      securitySchemes,
+      schemas: responseComponents(),
+      responses: errorResponses(),
+      headers,
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { apiDocument } from '../../src/openapi/api-document.js';
+import { useOtherApps, useTestApp } from '../support/app.js';
+
+const ctx = useTestApp();
+const otherApp = useOtherApps(ctx);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON, read like a supertest body
+type Json = Record<string, any>;
+const document = apiDocument() as Json;
+const operations = Object.entries(document.paths as Json).flatMap(([path, methods]) =>
+  Object.entries(methods as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+);
+const operation = (method: string, path: string) => document.paths[path][method] as Json;
+const parameter = (op: Json, name: string) => (op.parameters as Json[]).find((p) => p.name === name)!;
+const schema = (name: string) => document.components.schemas[name] as Json;
+const requestBody = (op: Json) => op.requestBody.content['application/json'].schema as Json;
+
+describe('GET /api/v1/openapi.json', () => {
+  it('When asked without a credential, then it is the generated OpenAPI 3.1 document', async () => {
+    const res = await ctx.request().get('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(document)));
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+
+  it('When asked again and again, even past every limit, then it is never rate limited', async () => {
+    const app = otherApp({ limit: 1, failedAuthLimit: 1 });
+    for (let i = 0; i < 5; i++) {
+      const res = await app.request().get('/api/v1/openapi.json').set('X-API-Key', 'not-a-key');
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit']).toBeUndefined();
+    }
+  });
+});
+
+describe('the document', () => {
+  it('covers both route families, the auth routes and the service routes', () => {
+    const paths = Object.keys(document.paths);
+    for (const expected of [
+      '/api/v1/suggestions',
+      '/api/v1/suggestions/{id}/comments',
+      '/api/v1/issues/{id}',
+      '/api/v1/export/issues',
+      '/businesses/{business_id}/suggestions/{id}',
+      '/businesses/{business_id}/issues/{id}/comments',
+      '/businesses/{business_id}/qr-codes/{id}/image',
+      '/businesses/{business_id}/team/invites/{id}',
+      '/businesses/{business_id}/api-keys/{id}',
+      '/businesses/{business_id}/analytics/overview',
+      '/auth/login',
+      '/auth/me',
+      '/invites/accept',
+      '/health',
+    ]) {
+      expect(paths).toContain(expected);
+    }
+    expect(operations).toHaveLength(43);
+  });
+
+  it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {
+    const list = operation('get', '/api/v1/suggestions');
+    expect(parameter(list, 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
+    expect(parameter(list, 'page').schema).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
+    expect(parameter(list, 'status').schema.enum).toEqual([
+      'pending',
+      'reviewing',
+      'in_progress',
+      'completed',
+      'rejected',
+    ]);
+    expect(parameter(list, 'priority').schema.enum).toEqual(['low', 'medium', 'high', 'critical']);
+    expect(parameter(list, 'sentiment').schema.enum).toEqual(['positive', 'neutral', 'negative']);
+    expect(parameter(operation('get', '/businesses/{business_id}/issues'), 'offset').schema).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+    });
+    expect(parameter(operation('get', '/api/v1/issues'), 'status').schema.enum).toEqual([
+      'open',
+      'assigned',
+      'in_progress',
+      'resolved',
+      'closed',
+    ]);
+
+    const create = requestBody(operation('post', '/api/v1/suggestions'));
+    expect(create.required).toEqual(['content']);
+    expect(create.additionalProperties).toBe(false);
+    expect(create.properties.content).toMatchObject({ type: 'string', minLength: 1, maxLength: 2000 });
+    expect(create.properties.visibility).toMatchObject({ enum: ['internal', 'public'], default: 'internal' });
+    expect(create.properties.status).toMatchObject({ default: 'pending' });
+    expect(schema('Suggestion').properties.content.maxLength).toBe(2000);
+  });
+
+  it('declares both credentials and, per operation, the scope or roles it needs', () => {
+    expect(document.components.securitySchemes).toEqual({
+      ApiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+      BearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    const read = operation('get', '/api/v1/suggestions');
+    expect(read.security).toEqual([{ ApiKeyHeader: [] }, { BearerAuth: [] }]);
+    expect(read['x-required-scope']).toBe('read');
+    expect(operation('post', '/api/v1/suggestions/{id}/comments')['x-required-scope']).toBe('write');
+
+    const invite = operation('post', '/businesses/{business_id}/team/invite');
+    expect(invite['x-required-scope']).toBe('write');
+    expect(invite['x-required-roles']).toEqual(['owner', 'admin']);
+    expect(invite.description).toContain('owner');
+
+    const keys = operation('post', '/businesses/{business_id}/api-keys');
+    expect(keys.security).toEqual([{ BearerAuth: [] }]);
+    expect(keys['x-required-scope']).toBeUndefined();
+    expect(keys.description).toContain('API keys cannot do this');
+
+    for (const open of [operation('post', '/auth/login'), operation('get', '/health')])
+      expect(open.security).toEqual([]);
+  });
+
+  it('documents every error and the 429 with its body and headers on every limited operation', () => {
+    for (const { op } of operations.filter(({ op }) => op.security.length > 0)) {
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '429', '500', '503']));
+      expect(op.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+      const success = Object.entries(op.responses as Json).find(([status]) => status.startsWith('2'))![1] as Json;
+      expect(Object.keys(success.headers)).toContain('X-Request-Id');
+    }
+    const tooMany = document.components.responses.TooManyRequests;
+    expect(tooMany.headers['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
+    expect(schema('RateLimitError').properties.error.properties.code).toEqual({
+      type: 'string',
+      const: 'RATE_LIMIT_EXCEEDED',
+    });
+    expect(schema('NotFoundError').required).toEqual(['statusCode', 'message', 'error']);
+    expect(operation('get', '/api/v1/suggestions/{id}').responses['404']).toBeDefined();
+
+    const limited = operation('get', '/api/v1/issues').responses['200'].headers;
+    expect(Object.keys(limited)).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
+  });
+
+  it('describes exports in both formats and QR images by their media types', () => {
+    const exported = operation('get', '/api/v1/export/suggestions').responses['200'];
+    expect(Object.keys(exported.content)).toEqual(['application/json', 'text/csv']);
+    expect(exported.headers['X-Total-Count'].required).toBe(true);
+    expect(parameter(operation('get', '/api/v1/export/suggestions'), 'format').schema.enum).toEqual(['json', 'csv']);
+    const image = operation('get', '/businesses/{business_id}/qr-codes/{id}/image').responses['200'];
+    expect(Object.keys(image.content)).toEqual(['image/svg+xml', 'image/png']);
+  });
+});
