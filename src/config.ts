@@ -30,7 +30,10 @@ const envSchema = z.object({
         z.array(
           z
             .url({ protocol: /^https?$/ })
-            .refine((o) => URL.canParse(o) && new URL(o).origin === o, 'must be an origin like https://app.example.com'),
+            .refine(
+              (o) => URL.canParse(o) && new URL(o).origin === o,
+              'must be an origin like https://app.example.com',
+            ),
         ),
       ),
   ),

@@ -46,9 +46,24 @@ function fromBodyParser(err: BodyParserError): HttpError | undefined {
   }
 }
 
+/** PostgreSQL refusing a character it cannot store: the input's fault, so a 400, never a 500. */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+
+function fromDatabase(err: unknown): HttpError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && UNSTORABLE_TEXT_CODES.has(code)) {
+    return new HttpError(
+      400,
+      'Validation failed: the request contains characters that cannot be stored',
+      'VALIDATION_FAILED',
+    );
+  }
+  return undefined;
+}
+
 /** The one place every error becomes the spec's `{statusCode, message, error}` body. Never a stack. */
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-  let httpError = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
+  let httpError = err instanceof HttpError ? err : (fromBodyParser(err as BodyParserError) ?? fromDatabase(err));
   if (!httpError && isUnavailable(err)) {
     req.log.warn({ err }, 'database unavailable');
     httpError = new HttpError(503, 'Service temporarily unavailable, retry shortly', 'SERVICE_UNAVAILABLE', {

@@ -86,10 +86,17 @@ export const offsetParams = {
  * Trimmed text that must not be empty once trimmed; length counted in characters, not UTF-16 units.
  * The bounds are checked by the refinements; the metadata shows them in the OpenAPI document.
  */
+/** PostgreSQL text cannot hold U+0000: refused here as a 400 rather than failing in the database. */
+const NO_NUL = [
+  (value: string) => !value.includes('\u0000'),
+  { message: 'must not contain the NUL character' },
+] as const;
+
 export const text = (max: number) =>
   z
     .string()
     .trim()
+    .refine(...NO_NUL)
     .refine((value) => value.length > 0, { message: 'must not be empty' })
     .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` })
     .meta({ minLength: 1, maxLength: max, description: `Trimmed; 1 to ${max} characters` });
@@ -99,6 +106,7 @@ export const optionalText = (max: number) =>
     .string()
     .trim()
     .meta({ maxLength: max, description: `Trimmed; at most ${max} characters, empty means none` })
+    .refine(...NO_NUL)
     .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` })
     .transform((value) => (value === '' ? undefined : value))
     .optional();

@@ -409,6 +409,7 @@ describe('injection', () => {
     'tab\there\r\nnew line\u0007bell\u001b[31m',
     '<script>alert(1)</script>',
     "' OR '1'='1",
+    'nul\u0000byte',
   ];
 
   it.each(HOSTILE)(
