@@ -29,6 +29,9 @@ export function createPool(config: pg.PoolConfig, onError: (err: Error) => void)
   const pool = new pg.Pool({ ...config, types: typeParsers });
   // A dropped idle connection must never crash the process; the next checkout reconnects.
   pool.on('error', onError);
+  // Nor may one that dies while checked out (a terminated backend emits 'error' on its client after
+  // the failed query has already been answered): the query's own rejection is what callers handle.
+  pool.on('connect', (client) => client.on('error', onError));
   return pool;
 }
 
