@@ -1,3 +1,5 @@
+import { planCount, type FilterKind } from '../counts/count-plan.js';
+import { countCreatedSince, sumIssueCounts } from '../counts/counts.repository.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
@@ -83,7 +85,34 @@ export async function findIssues(
   return rows;
 }
 
+/** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */
+const COUNTABLE: Record<keyof IssueFilter, FilterKind> = {
+  status: 'key',
+  priority: 'key',
+  assigneeId: 'key',
+  since: 'after',
+  createdFrom: 'from',
+  createdUntil: 'rows',
+  q: 'rows',
+};
+
+/**
+ * The exact number of matching issues, at a cost that does not grow with the business's rows when
+ * the filter is equality-only or a lone lower bound (counters); otherwise count(*).
+ */
 export async function countIssues(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
+  const plan = planCount(filter, COUNTABLE);
+  switch (plan.by) {
+    case 'counters':
+      return sumIssueCounts(db, businessId, plan.keys);
+    case 'created':
+      return (await countCreatedSince(db, 'issue', businessId, [plan.bound], plan))[0]!;
+    case 'rows':
+      return countIssueRows(db, businessId, filter);
+  }
+}
+
+async function countIssueRows(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
   const { sql, params } = whereClause(businessId, conditions(filter));
   const { rows } = await db.query<{ total: number }>(
     /* sql */ `

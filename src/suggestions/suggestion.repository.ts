@@ -1,3 +1,5 @@
+import { planCount, type FilterKind } from '../counts/count-plan.js';
+import { countCreatedSince, sumSuggestionCounts } from '../counts/counts.repository.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
@@ -93,7 +95,35 @@ export async function findSuggestions(
   return rows;
 }
 
+/** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */
+const COUNTABLE: Record<keyof SuggestionFilter, FilterKind> = {
+  status: 'key',
+  priority: 'key',
+  sentiment: 'key',
+  since: 'after',
+  createdFrom: 'from',
+  createdUntil: 'rows',
+  q: 'rows',
+};
+
+/**
+ * The exact number of matching suggestions, at a cost that does not grow with the business's rows
+ * when the filter is equality-only or a lone lower bound (counters); otherwise count(*), on an index
+ * alone where one covers the filter.
+ */
 export async function countSuggestions(db: Queryable, businessId: string, filter: SuggestionFilter): Promise<number> {
+  const plan = planCount(filter, COUNTABLE);
+  switch (plan.by) {
+    case 'counters':
+      return sumSuggestionCounts(db, businessId, plan.keys);
+    case 'created':
+      return (await countCreatedSince(db, 'suggestion', businessId, [plan.bound], plan))[0]!;
+    case 'rows':
+      return countSuggestionRows(db, businessId, filter);
+  }
+}
+
+async function countSuggestionRows(db: Queryable, businessId: string, filter: SuggestionFilter): Promise<number> {
   const where = whereClause(businessId, conditions(filter));
   const { rows } = await db.query<{ total: number }>(
     /* sql */ `
