@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seedBusiness } from '../../src/seed/seed.service.js';
 import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES } from '../../src/shared/schemas.js';
 import { useTestApp } from '../support/app.js';
 import { countMismatches, countRows } from '../support/counts.js';
@@ -159,11 +160,12 @@ describe('exact totals from counters', () => {
     await expectIssueTotalsExact(t, [t.member.id, t.admin.id]);
   });
 
-  it('When rows arrive in bulk (one statement) and are deleted or re-dated by SQL, then counters, totals and analytics stay exact', async () => {
+  it('When rows arrive in bulk (one statement, the seed command) and are deleted or re-dated by SQL, then counters, totals and analytics stay exact', async () => {
     const t = await buildTeam(ctx.db);
     const id = t.business.id;
     await buildSuggestions(ctx.db, id, 1500);
     await buildIssues(ctx.db, id, 300);
+    await seedBusiness(ctx.db.pool, id, { suggestions: 3000, issues: 400, comments: 100 });
     expect(await countMismatches(ctx.db, id)).toEqual([]);
     await expectSuggestionTotalsExact(t);
 
