@@ -1,5 +1,5 @@
 import { planCount, type FilterKind } from '../counts/count-plan.js';
-import { countCreatedSince, sumIssueCounts } from '../counts/counts.repository.js';
+import { createdSinceSql, issueCountSql } from '../counts/counts.repository.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
@@ -60,9 +60,17 @@ const conditions = (filter: IssueFilter): Condition[] => [
   [SEARCH_CONDITION, filter.q],
 ];
 
-/** The list query as text and parameters: run by findIssues, or through a cursor by exports. */
-export function selectIssues(businessId: string, filter: IssueFilter, page: PageRequest<IssueSort>): SqlQuery {
-  const { sql, params } = whereClause(businessId, conditions(filter));
+/**
+ * The list query as text and parameters: run inside findIssuePage, or through a cursor by exports.
+ * Given `params`, its values are appended to them (see whereClause).
+ */
+export function selectIssues(
+  businessId: string,
+  filter: IssueFilter,
+  page: PageRequest<IssueSort>,
+  params: unknown[] = [],
+): SqlQuery {
+  const { sql } = whereClause(businessId, conditions(filter), params);
   const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
   return {
     sql: /* sql */ `
@@ -72,17 +80,6 @@ export function selectIssues(businessId: string, filter: IssueFilter, page: Page
     ${orderAndPage(sortSql, page, params)}`,
     params,
   };
-}
-
-export async function findIssues(
-  db: Queryable,
-  businessId: string,
-  filter: IssueFilter,
-  page: PageRequest<IssueSort>,
-): Promise<IssueRow[]> {
-  const { sql, params } = selectIssues(businessId, filter, page);
-  const { rows } = await db.query<IssueRow>(sql, params);
-  return rows;
 }
 
 /** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */
@@ -97,31 +94,49 @@ const COUNTABLE: Record<keyof IssueFilter, FilterKind> = {
 };
 
 /**
- * The exact number of matching issues, at a cost that does not grow with the business's rows when
- * the filter is equality-only or a lone lower bound (counters); otherwise count(*).
+ * A statement with one `total` column: the exact number of matching issues, from the counters when
+ * the filter is equality-only or a lone lower bound, otherwise count(*).
  */
-export async function countIssues(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
+function totalSql(businessId: string, filter: IssueFilter, params: unknown[]): string {
   const plan = planCount(filter, COUNTABLE);
   switch (plan.by) {
     case 'counters':
-      return sumIssueCounts(db, businessId, plan.keys);
+      return issueCountSql(businessId, plan.keys, params);
     case 'created':
-      return (await countCreatedSince(db, 'issue', businessId, [plan.bound], plan))[0]!;
+      return createdSinceSql('issue', businessId, plan.bound, plan.inclusive, params);
     case 'rows':
-      return countIssueRows(db, businessId, filter);
+      return /* sql */ `
+    SELECT count(*) AS total
+    FROM issues
+    ${whereClause(businessId, conditions(filter), params).sql}`;
   }
 }
 
-async function countIssueRows(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
-  const { sql, params } = whereClause(businessId, conditions(filter));
-  const { rows } = await db.query<{ total: number }>(
+export async function countIssues(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
+  const params: unknown[] = [];
+  const { rows } = await db.query<{ total: number }>(totalSql(businessId, filter, params), params);
+  return rows[0]!.total;
+}
+
+/** A page and the exact total in one statement (see findSuggestionPage). */
+export async function findIssuePage(
+  db: Queryable,
+  businessId: string,
+  filter: IssueFilter,
+  page: PageRequest<IssueSort>,
+): Promise<{ rows: IssueRow[]; total: number }> {
+  const params: unknown[] = [];
+  const total = totalSql(businessId, filter, params);
+  const list = selectIssues(businessId, filter, page, params);
+  const { rows } = await db.query<IssueRow & { total: number }>(
     /* sql */ `
-    SELECT count(*) AS total
-    FROM issues
-    ${sql}`,
+    SELECT t.total, p.*
+    FROM (${total}) AS t
+    LEFT JOIN LATERAL (${list.sql}) AS p ON true`,
     params,
   );
-  return rows[0]!.total;
+  const first = rows[0]!;
+  return { rows: first.id === null ? [] : rows, total: first.total };
 }
 
 /** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */

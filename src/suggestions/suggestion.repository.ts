@@ -1,5 +1,5 @@
 import { planCount, type FilterKind } from '../counts/count-plan.js';
-import { countCreatedSince, sumSuggestionCounts } from '../counts/counts.repository.js';
+import { createdSinceSql, suggestionCountSql } from '../counts/counts.repository.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
@@ -66,13 +66,17 @@ const conditions = (filter: SuggestionFilter): Condition[] => [
   [SEARCH_CONDITION, filter.q],
 ];
 
-/** The list query as text and parameters: run by findSuggestions, or through a cursor by exports. */
+/**
+ * The list query as text and parameters: run inside findSuggestionPage, or through a cursor by
+ * exports. Given `params`, its values are appended to them (see whereClause).
+ */
 export function selectSuggestions(
   businessId: string,
   filter: SuggestionFilter,
   page: PageRequest<SuggestionSort>,
+  params: unknown[] = [],
 ): SqlQuery {
-  const { sql, params } = whereClause(businessId, conditions(filter));
+  const { sql } = whereClause(businessId, conditions(filter), params);
   const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
   return {
     sql: /* sql */ `
@@ -82,17 +86,6 @@ export function selectSuggestions(
     ${orderAndPage(sortSql, page, params)}`,
     params,
   };
-}
-
-export async function findSuggestions(
-  db: Queryable,
-  businessId: string,
-  filter: SuggestionFilter,
-  page: PageRequest<SuggestionSort>,
-): Promise<SuggestionRow[]> {
-  const { sql, params } = selectSuggestions(businessId, filter, page);
-  const { rows } = await db.query<SuggestionRow>(sql, params);
-  return rows;
 }
 
 /** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */
@@ -107,32 +100,53 @@ const COUNTABLE: Record<keyof SuggestionFilter, FilterKind> = {
 };
 
 /**
- * The exact number of matching suggestions, at a cost that does not grow with the business's rows
- * when the filter is equality-only or a lone lower bound (counters); otherwise count(*), on an index
- * alone where one covers the filter.
+ * A statement with one `total` column: the exact number of matching suggestions, from the counters
+ * when the filter is equality-only or a lone lower bound (a cost that does not grow with the
+ * business's rows), otherwise count(*), on an index alone where one covers the filter.
  */
-export async function countSuggestions(db: Queryable, businessId: string, filter: SuggestionFilter): Promise<number> {
+function totalSql(businessId: string, filter: SuggestionFilter, params: unknown[]): string {
   const plan = planCount(filter, COUNTABLE);
   switch (plan.by) {
     case 'counters':
-      return sumSuggestionCounts(db, businessId, plan.keys);
+      return suggestionCountSql(businessId, plan.keys, params);
     case 'created':
-      return (await countCreatedSince(db, 'suggestion', businessId, [plan.bound], plan))[0]!;
+      return createdSinceSql('suggestion', businessId, plan.bound, plan.inclusive, params);
     case 'rows':
-      return countSuggestionRows(db, businessId, filter);
+      return /* sql */ `
+    SELECT count(*) AS total
+    FROM suggestions
+    ${whereClause(businessId, conditions(filter), params).sql}`;
   }
 }
 
-async function countSuggestionRows(db: Queryable, businessId: string, filter: SuggestionFilter): Promise<number> {
-  const where = whereClause(businessId, conditions(filter));
-  const { rows } = await db.query<{ total: number }>(
-    /* sql */ `
-    SELECT count(*) AS total
-    FROM suggestions
-    ${where.sql}`,
-    where.params,
-  );
+export async function countSuggestions(db: Queryable, businessId: string, filter: SuggestionFilter): Promise<number> {
+  const params: unknown[] = [];
+  const { rows } = await db.query<{ total: number }>(totalSql(businessId, filter, params), params);
   return rows[0]!.total;
+}
+
+/**
+ * A page and the exact total in one statement, so a list costs one round trip: the total is computed
+ * once, and the page joined to it (a page past the end is a single row of nulls besides the total).
+ */
+export async function findSuggestionPage(
+  db: Queryable,
+  businessId: string,
+  filter: SuggestionFilter,
+  page: PageRequest<SuggestionSort>,
+): Promise<{ rows: SuggestionRow[]; total: number }> {
+  const params: unknown[] = [];
+  const total = totalSql(businessId, filter, params);
+  const list = selectSuggestions(businessId, filter, page, params);
+  const { rows } = await db.query<SuggestionRow & { total: number }>(
+    /* sql */ `
+    SELECT t.total, p.*
+    FROM (${total}) AS t
+    LEFT JOIN LATERAL (${list.sql}) AS p ON true`,
+    params,
+  );
+  const first = rows[0]!;
+  return { rows: first.id === null ? [] : rows, total: first.total };
 }
 
 /** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */
