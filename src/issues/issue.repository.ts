@@ -1,5 +1,6 @@
 import { planCount, type FilterKind } from '../counts/count-plan.js';
 import { createdSinceSql, issueCountSql } from '../counts/counts.repository.js';
+import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
@@ -26,6 +27,22 @@ export interface IssueRow {
 
 const COLUMNS = /* sql */ `id, title, description, status, priority, assignee_id, customer_name, customer_email,
   is_anonymous, location_id, resolved_at, created_at, updated_at`;
+
+/** The list fields of spec 4.3, in its order, as SQL reading them as a client sees them (exports). */
+const LIST_FIELD_SQL = {
+  id: 'id',
+  title: 'title',
+  description: 'description',
+  status: 'status',
+  priority: 'priority',
+  assignee_id: 'assignee_id',
+  customer_name: 'customer_name',
+  customer_email: 'customer_email',
+  resolved_at: isoText('resolved_at'),
+  created_at: isoText('created_at'),
+  updated_at: isoText('updated_at'),
+} as const;
+export const ISSUE_LIST_FIELDS = Object.keys(LIST_FIELD_SQL) as (keyof typeof LIST_FIELD_SQL)[];
 
 export interface IssueFilter {
   status?: IssueStatus;
@@ -61,7 +78,8 @@ const conditions = (filter: IssueFilter): Condition[] => [
 ];
 
 /**
- * The list query as text and parameters: run inside findIssuePage, or through a cursor by exports.
+ * The list query as text and parameters, reading `columns` (a whole row by default): run inside
+ * findIssuePage, or through a cursor by exports (selectIssueRecords).
  * Given `params`, its values are appended to them (see whereClause).
  */
 export function selectIssues(
@@ -69,17 +87,23 @@ export function selectIssues(
   filter: IssueFilter,
   page: PageRequest<IssueSort>,
   params: unknown[] = [],
+  columns = COLUMNS,
 ): SqlQuery {
   const { sql } = whereClause(businessId, conditions(filter), params);
   const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
   return {
     sql: /* sql */ `
-    SELECT ${COLUMNS}
+    SELECT ${columns}
     FROM issues
     ${sql}
     ${orderAndPage(sortSql, page, params)}`,
     params,
   };
+}
+
+/** The list query reading ISSUE_LIST_FIELDS, in their order: one value array per row (rowMode 'array'). */
+export function selectIssueRecords(businessId: string, filter: IssueFilter, page: PageRequest<IssueSort>): SqlQuery {
+  return selectIssues(businessId, filter, page, [], Object.values(LIST_FIELD_SQL).join(', '));
 }
 
 /** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */

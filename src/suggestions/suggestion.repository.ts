@@ -1,5 +1,6 @@
 import { planCount, type FilterKind } from '../counts/count-plan.js';
 import { createdSinceSql, suggestionCountSql } from '../counts/counts.repository.js';
+import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
@@ -29,6 +30,25 @@ export interface SuggestionRow {
 
 const COLUMNS = /* sql */ `id, content, status, priority, sentiment, sentiment_score, customer_name, customer_email,
   upvote_count, is_anonymous, visibility, review_state, location_id, created_at, updated_at`;
+
+/**
+ * The list fields of spec 4.2, in its order, each as the SQL that reads it as a client sees it:
+ * exports read them as value arrays (see selectSuggestionRecords) and write them out as they come.
+ */
+const LIST_FIELD_SQL = {
+  id: 'id',
+  content: 'content',
+  status: 'status',
+  priority: 'priority',
+  sentiment: 'sentiment',
+  sentiment_score: 'sentiment_score',
+  customer_name: 'customer_name',
+  customer_email: 'customer_email',
+  upvote_count: 'upvote_count',
+  created_at: isoText('created_at'),
+  updated_at: isoText('updated_at'),
+} as const;
+export const SUGGESTION_LIST_FIELDS = Object.keys(LIST_FIELD_SQL) as (keyof typeof LIST_FIELD_SQL)[];
 
 export interface SuggestionFilter {
   status?: SuggestionStatus;
@@ -67,25 +87,36 @@ const conditions = (filter: SuggestionFilter): Condition[] => [
 ];
 
 /**
- * The list query as text and parameters: run inside findSuggestionPage, or through a cursor by
- * exports. Given `params`, its values are appended to them (see whereClause).
+ * The list query as text and parameters, reading `columns` (a whole row by default): run inside
+ * findSuggestionPage, or through a cursor by exports (selectSuggestionRecords). Given `params`, its
+ * values are appended to them (see whereClause).
  */
 export function selectSuggestions(
   businessId: string,
   filter: SuggestionFilter,
   page: PageRequest<SuggestionSort>,
   params: unknown[] = [],
+  columns = COLUMNS,
 ): SqlQuery {
   const { sql } = whereClause(businessId, conditions(filter), params);
   const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
   return {
     sql: /* sql */ `
-    SELECT ${COLUMNS}
+    SELECT ${columns}
     FROM suggestions
     ${sql}
     ${orderAndPage(sortSql, page, params)}`,
     params,
   };
+}
+
+/** The list query reading SUGGESTION_LIST_FIELDS, in their order: one value array per row (rowMode 'array'). */
+export function selectSuggestionRecords(
+  businessId: string,
+  filter: SuggestionFilter,
+  page: PageRequest<SuggestionSort>,
+): SqlQuery {
+  return selectSuggestions(businessId, filter, page, [], Object.values(LIST_FIELD_SQL).join(', '));
 }
 
 /** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */
