@@ -1,7 +1,6 @@
-import { newId } from '../shared/ids.js';
 import type { IssueStatus, Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';
 import type { ReviewState } from '../suggestions/suggestion.repository.js';
-import { chance, pick, weighted, type Random } from './seed.random.js';
+import { chance, pick, seedId, weighted, type Random } from './seed.random.js';
 import {
   COMMENTS,
   EMAIL_DOMAINS,
@@ -76,13 +75,18 @@ export interface CommentBatch {
 
 const DAY_MS = 86_400_000;
 const ascii = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+/** Names with their e-mail spelling (no accents, lower case), worked out once. */
+const FIRST = FIRST_NAMES.map((name) => [name, ascii(name)] as const);
+const LAST = LAST_NAMES.map((name) => [name, ascii(name)] as const);
+
+const customerKind = weighted({ anonymous: 35, both: 40, name: 15, email: 10 });
 
 function customer(random: Random): { name: string | null; email: string | null } {
-  const first = pick(random, FIRST_NAMES);
-  const last = pick(random, LAST_NAMES);
+  const [first, firstAscii] = pick(random, FIRST);
+  const [last, lastAscii] = pick(random, LAST);
   const name = `${first} ${last}`;
-  const email = `${ascii(first)}.${ascii(last)}${Math.floor(random() * 1000)}@${pick(random, EMAIL_DOMAINS)}`;
-  switch (weighted(random, { anonymous: 35, both: 40, name: 15, email: 10 })) {
+  const email = `${firstAscii}.${lastAscii}${Math.floor(random() * 1000)}@${pick(random, EMAIL_DOMAINS)}`;
+  switch (customerKind(random)) {
     case 'anonymous':
       return { name: null, email: null };
     case 'both':
@@ -105,18 +109,25 @@ const createdAt = (ctx: SeedContext, index: number, total: number) =>
 const laterThan = (ctx: SeedContext, from: number, maxMs: number) =>
   from + Math.floor(ctx.random() * Math.min(maxMs, ctx.now - from));
 
-/** Old feedback has mostly been dealt with; recent feedback mostly waits. `age` is 0 (now) .. 1 (span ago). */
-const suggestionStatus = (random: Random, age: number): SuggestionStatus =>
-  weighted(random, {
-    pending: 5 + 60 * (1 - age),
-    reviewing: 15,
-    in_progress: 12,
-    completed: 8 + 45 * age,
-    rejected: 4 + 15 * age,
-  });
+/** Pickers whose weights follow the age of a row, `age` from 0 (now) to 1 (the span ago), in 24 steps. */
+function byAge<K extends string>(weightsAt: (age: number) => Record<K, number>) {
+  const steps = Array.from({ length: 24 }, (_, i) => weighted(weightsAt((i + 0.5) / 24)));
+  return (random: Random, age: number): K => steps[Math.min(23, Math.max(0, Math.floor(age * 24)))]!(random);
+}
 
-const PRIORITY_WEIGHTS = { low: 30, medium: 45, high: 18, critical: 7 } as const;
-const URGENT_PRIORITY_WEIGHTS = { low: 10, medium: 35, high: 35, critical: 20 } as const;
+/** Old feedback has mostly been dealt with; recent feedback mostly waits. */
+const suggestionStatus = byAge<SuggestionStatus>((age) => ({
+  pending: 5 + 60 * (1 - age),
+  reviewing: 15,
+  in_progress: 12,
+  completed: 8 + 45 * age,
+  rejected: 4 + 15 * age,
+}));
+
+const priority = weighted<Priority>({ low: 30, medium: 45, high: 18, critical: 7 });
+const urgentPriority = weighted<Priority>({ low: 10, medium: 35, high: 35, critical: 20 });
+const mood = weighted({ praise: 35, complaint: 25, mixed: 10, request: 30 });
+const review = weighted<Exclude<ReviewState, 'not_required'>>({ approved: 70, pending: 20, rejected: 10 });
 
 export function suggestionBatch(ctx: SeedContext, from: number, count: number, total: number): SuggestionBatch {
   const { random } = ctx;
@@ -141,18 +152,15 @@ export function suggestionBatch(ctx: SeedContext, from: number, count: number, t
   for (let i = from; i < from + count; i++) {
     const created = createdAt(ctx, i, total);
     const age = (ctx.now - created) / ctx.spanMs;
-    const text = pick(random, texts[weighted(random, { praise: 35, complaint: 25, mixed: 10, request: 30 })]);
+    const text = pick(random, texts[mood(random)]);
     const status = suggestionStatus(random, age);
     const { name, email } = customer(random);
     const visibility: Visibility = chance(random, 0.25) ? 'public' : 'internal';
-    const reviewState: ReviewState =
-      visibility === 'public' && ctx.approvalRequired
-        ? weighted(random, { approved: 70, pending: 20, rejected: 10 })
-        : 'not_required';
-    batch.id.push(newId());
+    const reviewState: ReviewState = visibility === 'public' && ctx.approvalRequired ? review(random) : 'not_required';
+    batch.id.push(seedId());
     batch.content.push(text.text);
     batch.status.push(status);
-    batch.priority.push(weighted(random, text.sentiment === 'negative' ? URGENT_PRIORITY_WEIGHTS : PRIORITY_WEIGHTS));
+    batch.priority.push(text.sentiment === 'negative' ? urgentPriority(random) : priority(random));
     batch.sentiment.push(text.sentiment);
     batch.sentimentScore.push(text.score);
     batch.customerName.push(name);
@@ -168,14 +176,13 @@ export function suggestionBatch(ctx: SeedContext, from: number, count: number, t
   return batch;
 }
 
-const issueStatus = (random: Random, age: number): IssueStatus =>
-  weighted(random, {
-    open: 5 + 40 * (1 - age),
-    assigned: 5 + 15 * (1 - age),
-    in_progress: 5 + 15 * (1 - age),
-    resolved: 10 + 40 * age,
-    closed: 5 + 30 * age,
-  });
+const issueStatus = byAge<IssueStatus>((age) => ({
+  open: 5 + 40 * (1 - age),
+  assigned: 5 + 15 * (1 - age),
+  in_progress: 5 + 15 * (1 - age),
+  resolved: 10 + 40 * age,
+  closed: 5 + 30 * age,
+}));
 
 export function issueBatch(ctx: SeedContext, from: number, count: number, total: number): IssueBatch {
   const { random } = ctx;
@@ -205,11 +212,11 @@ export function issueBatch(ctx: SeedContext, from: number, count: number, total:
     const resolved = status === 'resolved' || status === 'closed' ? laterThan(ctx, created, 14 * DAY_MS) : null;
     const { name, email } = customer(random);
     const details = [pick(random, ISSUE_DETAILS), pick(random, ISSUE_DETAILS)];
-    batch.id.push(newId());
+    batch.id.push(seedId());
     batch.title.push(pick(random, ISSUE_TITLES));
     batch.description.push(details.slice(0, Math.floor(random() * 3)).join(' '));
     batch.status.push(status === 'assigned' && assignee === null ? 'open' : status);
-    batch.priority.push(weighted(random, URGENT_PRIORITY_WEIGHTS));
+    batch.priority.push(urgentPriority(random));
     batch.assigneeId.push(assignee);
     batch.customerName.push(name);
     batch.customerEmail.push(email);
@@ -227,7 +234,7 @@ export function commentBatch(ctx: SeedContext, parents: readonly CommentParent[]
   const { random } = ctx;
   const batch: CommentBatch = { id: [], entityType: [], entityId: [], content: [], authorId: [], createdAt: [] };
   for (const parent of parents) {
-    batch.id.push(newId());
+    batch.id.push(seedId());
     batch.entityType.push(parent.entityType);
     batch.entityId.push(parent.entityId);
     batch.content.push(pick(random, COMMENTS));
