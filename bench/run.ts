@@ -218,8 +218,8 @@ async function main() {
   const p50 = (r: { p50: number }) => r.p50;
   const p99 = (r: { p99: number }) => r.p99;
   const postgresVersion = await withClient(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ version: string }>('SHOW server_version');
-    return rows[0]!.version;
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    return rows[0]!.server_version;
   });
   const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT }).toString().trim();
   const results: Record<string, unknown> = {

@@ -43,9 +43,25 @@ const ROWS: [key: string, label: string][] = [
   ['seed_rows_per_second', 'seed command (rows/s, PostgreSQL)'],
 ];
 
+interface Machine {
+  cores: number;
+  memory_gb: number;
+  node: string;
+  postgres: string;
+  load_average_at_start: number[];
+}
+
 /** A Markdown table of every figure, its target and whether it is met: the README's Performance table. */
 export function summaryTable(results: Record<string, unknown>): string {
-  const lines = ['| Figure | Key | Value | Target |', '| --- | --- | ---: | --- |'];
+  const machine = results.machine as Machine;
+  const lines = [
+    `${results.mode as string} run of ${results.generated_at as string} (commit ${results.commit as string}): ` +
+      `${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, ` +
+      `load average ${machine.load_average_at_start.join(' / ')} at the start.`,
+    '',
+    '| Figure | Key | Value | Target |',
+    '| --- | --- | ---: | --- |',
+  ];
   for (const [key, label] of ROWS) {
     const value = results[key];
     if (typeof value !== 'number') continue;
