@@ -49,6 +49,9 @@ export function createApp({
 }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Every response is Cache-Control: no-store, so no client ever revalidates: an ETag would only cost
+  // a hash of each body.
+  app.set('etag', false);
   // Behind a reverse proxy, req.ip must be the client's address, not the proxy's: failed
   // authentications are limited per address.
   if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);

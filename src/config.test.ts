@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       DATA_DIR: './data',
       LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: 60,
+      RATE_LIMIT_FAILED_AUTH_PER_MINUTE: 30,
       REDIS_URL: undefined,
       TRUST_PROXY: undefined,
       PUBLIC_BASE_URL: 'http://localhost:3000',

@@ -13,6 +13,11 @@ const envSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(60)),
+  /**
+   * Failed authentications per minute per client address. A request counts while it is in flight, so
+   * a load test with more concurrent connections than this from one address needs it raised.
+   */
+  RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(30)),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** Origins (comma-separated, exact) whose browser scripts may call the API; unset means no CORS at all. */
   CORS_ORIGINS: z.preprocess(

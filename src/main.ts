@@ -16,6 +16,7 @@ async function main(): Promise<void> {
 
   const rateLimiters = createRateLimiters({
     limit: config.RATE_LIMIT_PER_MINUTE,
+    failedAuthLimit: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,
     redis: config.REDIS_URL ? { url: config.REDIS_URL } : undefined,
     logger,
   });

@@ -1,21 +1,5 @@
 import type { Queryable } from '../db/database.js';
 
-export interface CountRow {
-  key: string;
-  count: number;
-}
-
-export interface SentimentRow {
-  sentiment: string;
-  count: number;
-  average_score: number | null;
-}
-
-export interface RecentCountsRow {
-  last_7_days: number;
-  last_30_days: number;
-}
-
 export interface ActivityRow {
   id: number;
   type: string;
@@ -26,55 +10,6 @@ export interface ActivityRow {
   actor_api_key_id: string | null;
   actor_api_key_name: string | null;
   created_at: Date;
-}
-
-/** Constant table names: the only two that are counted by status. */
-const STATUS_TABLES = { suggestions: 'suggestions', issues: 'issues' } as const;
-
-export async function countByStatus(
-  db: Queryable,
-  businessId: string,
-  table: keyof typeof STATUS_TABLES,
-): Promise<CountRow[]> {
-  const { rows } = await db.query<CountRow>(
-    /* sql */ `
-    SELECT status::text AS key, count(*) AS count
-    FROM ${STATUS_TABLES[table]}
-    WHERE business_id = $1
-    GROUP BY status`,
-    [businessId],
-  );
-  return rows;
-}
-
-export async function sentimentBreakdown(db: Queryable, businessId: string): Promise<SentimentRow[]> {
-  const { rows } = await db.query<SentimentRow>(
-    /* sql */ `
-    SELECT sentiment::text AS sentiment, count(*) AS count, avg(sentiment_score)::float8 AS average_score
-    FROM suggestions
-    WHERE business_id = $1
-    GROUP BY sentiment`,
-    [businessId],
-  );
-  return rows;
-}
-
-/** Reads only the last 30 days of the (business_id, created_at) index. */
-export async function countRecent(
-  db: Queryable,
-  businessId: string,
-  table: keyof typeof STATUS_TABLES,
-): Promise<RecentCountsRow> {
-  const { rows } = await db.query<RecentCountsRow>(
-    /* sql */ `
-    SELECT count(*) FILTER (WHERE created_at >= now() - interval '7 days') AS last_7_days,
-           count(*) AS last_30_days
-    FROM ${STATUS_TABLES[table]}
-    WHERE business_id = $1
-      AND created_at >= now() - interval '30 days'`,
-    [businessId],
-  );
-  return rows[0]!;
 }
 
 export async function latestActivity(db: Queryable, businessId: string, limit: number): Promise<ActivityRow[]> {

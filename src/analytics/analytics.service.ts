@@ -1,19 +1,13 @@
 import type pg from 'pg';
 import { ISSUE_STATUSES, SENTIMENTS, SUGGESTION_STATUSES } from '../shared/schemas.js';
-import {
-  countByStatus,
-  countRecent,
-  latestActivity,
-  sentimentBreakdown,
-  type ActivityRow,
-  type CountRow,
-} from './analytics.repository.js';
+import { countByStatus, countCreatedSince, sentimentTotals, type StatusCount } from '../counts/counts.repository.js';
+import { latestActivity, type ActivityRow } from './analytics.repository.js';
 import type { AnalyticsOverview } from './analytics.responses.js';
 
 const RECENT_ACTIVITY = 20;
 
 /** Every status appears, zero when nothing has it, so dashboards need no defaulting. */
-function byStatus<S extends string>(statuses: readonly S[], rows: CountRow[]) {
+function byStatus<S extends string>(statuses: readonly S[], rows: StatusCount[]) {
   const counts = Object.fromEntries(statuses.map((s) => [s, 0])) as Record<S, number>;
   for (const row of rows) counts[row.key as S] = row.count;
   return { total: rows.reduce((sum, row) => sum + row.count, 0), by_status: counts };
@@ -33,21 +27,29 @@ const toActivity = (a: ActivityRow): AnalyticsOverview['recent_activity'][number
   created_at: a.created_at.toISOString(),
 });
 
-const round4 = (value: number | null | undefined) => (value == null ? null : Math.round(value * 1e4) / 1e4);
+const round4 = (value: number) => Math.round(value * 1e4) / 1e4;
+const none = { count: 0, average_score: null };
+const DAY_MS = 86_400_000;
 
+/**
+ * Every figure comes from the counters (src/counts), so the overview costs the same for a business
+ * with ten suggestions or a million.
+ */
 export async function analyticsOverview(pool: pg.Pool, businessId: string): Promise<AnalyticsOverview> {
+  const now = Date.now();
+  const windows = [new Date(now - 7 * DAY_MS), new Date(now - 30 * DAY_MS)];
   const [suggestions, issues, sentiments, recentSuggestions, recentIssues, activity] = await Promise.all([
-    countByStatus(pool, businessId, 'suggestions'),
-    countByStatus(pool, businessId, 'issues'),
-    sentimentBreakdown(pool, businessId),
-    countRecent(pool, businessId, 'suggestions'),
-    countRecent(pool, businessId, 'issues'),
+    countByStatus(pool, businessId, 'suggestion'),
+    countByStatus(pool, businessId, 'issue'),
+    sentimentTotals(pool, businessId),
+    countCreatedSince(pool, 'suggestion', businessId, windows, { inclusive: true }),
+    countCreatedSince(pool, 'issue', businessId, windows, { inclusive: true }),
     latestActivity(pool, businessId, RECENT_ACTIVITY),
   ]);
   const sentiment = Object.fromEntries(
     SENTIMENTS.map((label) => {
       const row = sentiments.find((r) => r.sentiment === label);
-      return [label, { count: row?.count ?? 0, average_score: round4(row?.average_score) }];
+      return [label, row ? { count: row.count, average_score: round4(row.score_sum / row.count) } : none];
     }),
   ) as AnalyticsOverview['sentiment'];
   return {
@@ -55,8 +57,8 @@ export async function analyticsOverview(pool: pg.Pool, businessId: string): Prom
     issues: byStatus(ISSUE_STATUSES, issues),
     sentiment,
     created: {
-      last_7_days: { suggestions: recentSuggestions.last_7_days, issues: recentIssues.last_7_days },
-      last_30_days: { suggestions: recentSuggestions.last_30_days, issues: recentIssues.last_30_days },
+      last_7_days: { suggestions: recentSuggestions[0] ?? 0, issues: recentIssues[0] ?? 0 },
+      last_30_days: { suggestions: recentSuggestions[1] ?? 0, issues: recentIssues[1] ?? 0 },
     },
     recent_activity: activity.map(toActivity),
   };

@@ -4,14 +4,15 @@ import { ConfigError, loadConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import { HttpError } from '../http/errors.js';
-import { CliError, COMMANDS, type Command } from './commands.js';
+import { CliError, COMMANDS, STANDALONE_COMMANDS, type Command } from './commands.js';
 
 const PROGRAM = 'npm run --silent admin --';
 
 function groupHelp(): string {
-  const lines = Object.values(COMMANDS).flatMap((group) =>
-    Object.values(group).map((c) => `  ${c.usage}\n      ${c.summary}`),
-  );
+  const lines = [
+    ...Object.values(COMMANDS).flatMap((group) => Object.values(group)),
+    ...Object.values(STANDALONE_COMMANDS),
+  ].map((c) => `  ${c.usage}\n      ${c.summary}`);
   return (
     `Usage: ${PROGRAM} <group> <command> [options]\n\nCommands:\n${lines.join('\n')}\n\n` +
     'Every command prints JSON on stdout. Uses DATABASE_URL, or the embedded database in DATA_DIR (./data).\n'
@@ -35,11 +36,18 @@ function subcommandHelp(group: string): string {
 function parseCommandLine(argv: string[]): { command: Command; input: unknown } | { help: string } {
   const [group, name, ...rest] = argv;
   if (!group || group === '--help' || group === '-h') return { help: groupHelp() };
+  const standalone = STANDALONE_COMMANDS[group];
+  if (standalone) return parseInput(standalone, argv.slice(1));
   const commands = COMMANDS[group];
   if (!commands) throw new CliError(`unknown command group '${group}'\n\n${groupHelp()}`);
   if (!name || name === '--help' || name === '-h') return { help: subcommandHelp(group) };
   const command = commands[name];
   if (!command) throw new CliError(`unknown command '${group} ${name}'\n\n${subcommandHelp(group)}`);
+  return parseInput(command, rest);
+}
+
+/** The command's options and positionals from `rest`, validated by its schema. */
+function parseInput(command: Command, rest: string[]): { command: Command; input: unknown } | { help: string } {
   if (rest.includes('--help') || rest.includes('-h')) return { help: commandHelp(command) };
 
   let parsed;

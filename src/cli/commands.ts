@@ -7,8 +7,10 @@ import { createBusiness } from '../businesses/business.service.js';
 import type { Database } from '../db/database.js';
 import { insertLocation } from '../locations/location.repository.js';
 import { newId } from '../shared/ids.js';
-import { PLANS, ROLES, SCOPES, email, uuid } from '../shared/schemas.js';
+import { PLANS, ROLES, SCOPES, email, queryInt, uuid } from '../shared/schemas.js';
+import { seedBusiness } from '../seed/seed.service.js';
 import { addMember } from '../users/user.service.js';
+import { progressBar } from './progress.js';
 
 export class CliError extends Error {}
 
@@ -154,4 +156,42 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       },
     }),
   },
+};
+
+/** A row count on the command line: digits only, up to ten million. */
+const rowCount = queryInt(0, 10_000_000);
+
+/** Commands without a group: `admin -- seed ...`. */
+export const STANDALONE_COMMANDS: Record<string, Command> = {
+  seed: command({
+    usage: 'seed --business ID --suggestions N [--issues M] [--comments K]',
+    summary: 'Insert realistic generated data for a business (load tests, demos); prints a summary',
+    options: {
+      business: { type: 'string', description: 'business id', required: true },
+      suggestions: { type: 'string', description: 'suggestions to insert', required: true },
+      issues: { type: 'string', description: 'issues to insert, default 0' },
+      comments: { type: 'string', description: 'comments spread over the inserted suggestions and issues, default 0' },
+    },
+    schema: z
+      .object({
+        business: uuid,
+        suggestions: rowCount,
+        issues: rowCount.default(0),
+        comments: rowCount.default(0),
+      })
+      .refine((input) => input.comments === 0 || input.suggestions + input.issues > 0, {
+        message: 'comments need suggestions or issues to be attached to',
+        path: ['comments'],
+      }),
+    async run(db, input) {
+      await requireBusiness(db, input.business);
+      // Progress is for a person watching: only on a terminal, and never on stdout (the JSON summary).
+      const bar = process.stderr.isTTY ? progressBar(process.stderr, 'seeding') : undefined;
+      const summary = await seedBusiness(db.pool, input.business, input, {
+        onProgress: bar && ((done, total) => bar.update(done, total)),
+      });
+      bar?.finish();
+      return summary;
+    },
+  }),
 };

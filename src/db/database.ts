@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /** Anything that runs a query: the pool, or a client inside a transaction. */
@@ -25,8 +26,42 @@ const typeParsers: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-export function createPool(config: pg.PoolConfig, onError: (err: Error) => void): pg.Pool {
-  const pool = new pg.Pool({ ...config, types: typeParsers });
+const statementNames = new Map<string, string>();
+
+/** The same name for the same text, in every connection: a digest of it. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `fbk_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A client that runs every parameterised query as a named prepared statement: PostgreSQL parses it
+ * once per connection and, once it has seen that a generic plan does as well, stops planning it.
+ * Query texts are constants with `$n` placeholders (values never go into the text), so there are as
+ * many statements as code paths. Queries without values (BEGIN, migrations) run as they are.
+ */
+class PreparingClient extends pg.Client {
+  // One implementation for all of pg's overloads; only (text, values[, callback]) changes.
+  override query(...args: unknown[]): never {
+    const [text, values, callback] = args;
+    const query = super.query.bind(this) as (...queryArgs: unknown[]) => never;
+    if (typeof text === 'string' && Array.isArray(values)) {
+      return query({ name: statementName(text), text, values }, callback);
+    }
+    return query(...args);
+  }
+}
+
+export function createPool(
+  config: pg.PoolConfig,
+  onError: (err: Error) => void,
+  { prepare = false }: { prepare?: boolean } = {},
+): pg.Pool {
+  const pool = new pg.Pool({ ...config, types: typeParsers, ...(prepare ? { Client: PreparingClient } : {}) });
   // A dropped idle connection must never crash the process; the next checkout reconnects.
   pool.on('error', onError);
   // Nor may one that dies while checked out (a terminated backend emits 'error' on its client after

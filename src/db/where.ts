@@ -10,10 +10,13 @@ export interface SqlQuery {
   params: unknown[];
 }
 
-/** `WHERE business_id = $1 AND ...` for the conditions that have a value, with their parameters. */
-export function whereClause(businessId: string, conditions: readonly Condition[]): SqlQuery {
-  const params: unknown[] = [businessId];
-  const parts = ['business_id = $1'];
+/**
+ * `WHERE business_id = $1 AND ...` for the conditions that have a value, with their parameters. Given
+ * `params`, the values are appended to it and numbered after it: one statement can hold several clauses.
+ */
+export function whereClause(businessId: string, conditions: readonly Condition[], params: unknown[] = []): SqlQuery {
+  params.push(businessId);
+  const parts = [`business_id = $${params.length}`];
   for (const [sql, value] of conditions) {
     if (value === undefined) continue;
     params.push(value);

@@ -32,12 +32,14 @@ const cellWith = (text: string, options: Parameters<typeof stringify>[1]) => {
   return line.startsWith('"') ? line.slice(1, -1).replaceAll('""', '"') : line;
 };
 
-async function encode(records: Record<string, unknown>[], columns: string[]): Promise<string> {
-  const encoder = csvEncoder<Record<string, unknown>>(columns);
+/** Records given as objects, encoded as the export does: value arrays in column order, in batches of `batch`. */
+async function encode(records: Record<string, unknown>[], columns: string[], batch = 2): Promise<string> {
+  const encoder = csvEncoder(columns);
   const chunks: string[] = [];
   encoder.output.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
   const ended = new Promise((resolve) => encoder.output.on('end', resolve));
-  for (const record of records) encoder.write(record);
+  const values = records.map((record) => columns.map((column) => record[column]));
+  for (let i = 0; i < values.length; i += batch) encoder.write(values.slice(i, i + batch));
   encoder.end();
   await ended;
   return chunks.join('');
@@ -75,6 +77,13 @@ describe('csvEncoder', () => {
       ['a', 'b', 'c'],
     );
     expect(text).toBe('a,b,c\r\n"x, y","say ""hi""","two\nlines"\r\n,café ☕,3\r\n"cr\ronly","crlf\r\nboth",\r\n');
+  });
+
+  it('When records come in several batches, then there is one header and every record once, in order', async () => {
+    const records = Array.from({ length: 7 }, (_, i) => ({ n: i, text: `row ${i}` }));
+    const expected = `n,text\r\n${records.map((r) => `${r.n},${r.text}\r\n`).join('')}`;
+    expect(await encode(records, ['n', 'text'], 3)).toBe(expected);
+    expect(await encode(records, ['n', 'text'], 100)).toBe(expected);
   });
 
   it('When nothing is written, then the header row is still there', async () => {

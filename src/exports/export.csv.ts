@@ -1,5 +1,6 @@
-import { stringify } from 'csv-stringify';
-import type { ExportEncoder } from './export.encoder.js';
+import { Readable } from 'node:stream';
+import { stringify, type Options } from 'csv-stringify/sync';
+import type { ExportEncoder, ExportRecord } from './export.encoder.js';
 
 /**
  * Characters that make a spreadsheet read a cell as a formula when they open it (OWASP CSV
@@ -23,29 +24,46 @@ export function neutraliseFormula(text: string): string {
 }
 
 /**
- * Records to RFC 4180 text with csv-stringify's streaming API: a header row of `columns`, CRLF
- * between records, fields quoted when they hold a comma, a quote or a line break, quotes doubled.
+ * RFC 4180 with csv-stringify: CRLF between records, fields quoted when they hold a comma, a quote or
+ * a line break, quotes doubled. Without quote_record_delimiter, setting record_delimiter stops
+ * csv-stringify quoting a lone \n or \r in a field.
+ */
+const OPTIONS: Options = { record_delimiter: 'windows', quote_record_delimiter: true, escape_formulas: true };
+
+const neutralised = (record: ExportRecord) =>
+  record.map((value) => (typeof value === 'string' ? neutraliseFormula(value) : value));
+
+/**
+ * Records to CSV, a header row of `columns` first. Each batch goes through csv-stringify's sync API in
+ * one call: per-record stream machinery would cost more than the encoding itself.
  *
  * Formula injection: csv-stringify's `escape_formulas` covers the ASCII triggers and the four
  * full-width forms, and leaves numbers alone (a negative score stays a number). It misses the other
- * compatibility forms, so every string goes through neutraliseFormula first; `escape_formulas` stays
- * on as the library's own guard. Numbers never reach the string cast: numeric columns stay numeric.
+ * compatibility forms, so every string goes through neutraliseFormula first (a value it prefixed no
+ * longer starts with a trigger); `escape_formulas` stays on as the library's own guard. Only strings
+ * are touched: numeric columns stay numeric.
  */
-export function csvEncoder<Item extends object>(columns: readonly (keyof Item & string)[]): ExportEncoder<Item> {
-  const stringifier = stringify({
-    header: true,
-    columns: [...columns],
-    record_delimiter: 'windows',
-    // Without this, setting record_delimiter stops csv-stringify quoting a lone \n or \r in a field.
-    quote_record_delimiter: true,
-    escape_formulas: true,
-    cast: { string: neutraliseFormula },
-  });
+export function csvEncoder(columns: readonly string[]): ExportEncoder {
+  // Pushed to by write() and drained by the writer as it goes, never pulled.
+  const output = new Readable({ read() {} });
+  let header = true;
+  const encode = (records: readonly ExportRecord[]) => {
+    const text = stringify(records.map(neutralised), {
+      ...OPTIONS,
+      header,
+      columns: header ? [...columns] : undefined,
+    });
+    header = false;
+    return text;
+  };
   return {
-    output: stringifier,
-    // An array in column order spares csv-stringify resolving every column as a property path.
-    // The writer drains the output as it comes, so the stringifier never holds more than a batch.
-    write: (item) => void stringifier.write(columns.map((column) => item[column])),
-    end: () => void stringifier.end(),
+    output,
+    write(records) {
+      output.push(encode(records));
+    },
+    end() {
+      if (header) output.push(encode([]));
+      output.push(null);
+    },
   };
 }

@@ -6,13 +6,16 @@ import type { SqlQuery } from '../db/where.js';
 /** Rows fetched per round trip: small enough to keep memory flat, large enough to keep round trips few. */
 export const CURSOR_BATCH_SIZE = 500;
 
+/** A row as an array of its column values, in the query's order (pg's rowMode 'array'). */
+export type ValueRow = unknown[];
+
 export type SnapshotOutcome = 'commit' | 'rollback';
 
-export interface SnapshotCursor<Row> {
+export interface SnapshotCursor {
   /** What `count` returned, in the same snapshot the rows are read from. */
   readonly total: number;
   /** The next batch of rows; empty once the query is exhausted. */
-  read(): Promise<Row[]>;
+  read(): Promise<ValueRow[]>;
   /** Closes the cursor, ends the transaction and releases the connection. Only the first call acts. */
   close(outcome: SnapshotOutcome): Promise<void>;
 }
@@ -26,14 +29,14 @@ const asError = (err: unknown) => (err instanceof Error ? err : new Error(String
  * transaction boundaries, so a cursor outside one could interleave with another connection's queries.
  * One batch is read ahead of the caller: at most two batches are ever in memory.
  */
-export async function openSnapshotCursor<Row>(
+export async function openSnapshotCursor(
   pool: pg.Pool,
   count: (db: Queryable) => Promise<number>,
   query: SqlQuery,
-): Promise<SnapshotCursor<Row>> {
+): Promise<SnapshotCursor> {
   const client = await pool.connect();
-  let cursor: Cursor<Row> | undefined;
-  let next: Promise<Row[]> | undefined;
+  let cursor: Cursor<ValueRow> | undefined;
+  let next: Promise<ValueRow[]> | undefined;
   let closing: Promise<void> | undefined;
 
   const finish = async (outcome: SnapshotOutcome) => {
@@ -51,7 +54,7 @@ export async function openSnapshotCursor<Row>(
   };
   const close = (outcome: SnapshotOutcome) => (closing ??= finish(outcome));
 
-  const fetchAfter = (opened: Cursor<Row>, rows: Row[]): Promise<Row[]> => {
+  const fetchAfter = (opened: Cursor<ValueRow>, rows: ValueRow[]): Promise<ValueRow[]> => {
     if (rows.length < CURSOR_BATCH_SIZE) return Promise.resolve([]);
     const batch = opened.read(CURSOR_BATCH_SIZE);
     batch.catch(() => undefined); // rejections reach whoever awaits the batch; none may go unhandled meanwhile
@@ -61,7 +64,8 @@ export async function openSnapshotCursor<Row>(
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const total = await count(client);
-    const opened = client.query(new Cursor<Row>(query.sql, query.params));
+    // Rows as value arrays: no object per row, the columns already in the order they are written out.
+    const opened = client.query(new Cursor<ValueRow>(query.sql, query.params, { rowMode: 'array' }));
     cursor = opened;
     // The first batch is awaited here, so a failing query still fails before the response has begun.
     next = Promise.resolve(await opened.read(CURSOR_BATCH_SIZE));

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { ExportEncoder } from './export.encoder.js';
+import type { ExportEncoder, ExportRecord } from './export.encoder.js';
 
 export interface ExportEnvelope {
   total: number;
@@ -9,28 +9,34 @@ export interface ExportEnvelope {
 
 /**
  * `{"data":[...],"total":N,"truncated":bool,"exported_at":"ISO"}`, written piece by piece: the
- * opening, each item through JSON.stringify, then the closing fields. They follow `data`, as in the
- * list envelope, though their values are known before the first item.
+ * opening, each record as an object of `fields` through JSON.stringify, then the closing fields.
+ * They follow `data`, as in the list envelope, though their values are known before the first item.
  */
-export function jsonEncoder(envelope: ExportEnvelope): ExportEncoder<unknown> {
+export function jsonEncoder(fields: readonly string[], envelope: ExportEnvelope): ExportEncoder {
   // Pushed to by write() and drained by the writer as it goes, never pulled.
   const output = new Readable({ read() {} });
   output.push('{"data":[');
   let separator = '';
+  const item = (record: ExportRecord) => {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < fields.length; i++) object[fields[i]!] = record[i];
+    return object;
+  };
   return {
     output,
-    write(item) {
-      output.push(separator + JSON.stringify(item));
+    write(records) {
+      if (records.length === 0) return;
+      output.push(separator + records.map((record) => JSON.stringify(item(record))).join(','));
       separator = ',';
     },
     end() {
-      const fields = {
+      const closing = {
         total: envelope.total,
         truncated: envelope.truncated,
         exported_at: envelope.exportedAt.toISOString(),
       };
-      // the fields object without its opening brace, after the closing bracket of data
-      output.push(`],${JSON.stringify(fields).slice(1)}`);
+      // the closing object without its opening brace, after the closing bracket of data
+      output.push(`],${JSON.stringify(closing).slice(1)}`);
       output.push(null);
     },
   };

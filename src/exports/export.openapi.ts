@@ -37,7 +37,7 @@ function exportOperation(
           'text/csv': {
             type: 'string',
             description:
-              `RFC 4180, CRLF line ends, no byte-order mark. Header row: ${resource.columns.join(', ')}. ` +
+              `RFC 4180, CRLF line ends, no byte-order mark. Header row: ${resource.fields.join(', ')}. ` +
               "Text a spreadsheet would run as a formula is prefixed with `'`.",
           },
         },

@@ -17,9 +17,9 @@ export function exportRoutesV1(pool: pg.Pool): Router {
   return router;
 }
 
-function exportHandler<Filter, Row, Item extends object>(
+function exportHandler<Filter>(
   pool: pg.Pool,
-  resource: ExportResource<Filter, Row, Item>,
+  resource: ExportResource<Filter>,
   query: z.ZodType<{ format: ExportFormat; filter: Filter }>,
 ) {
   return async (req: Request, res: Response) => {
@@ -27,7 +27,7 @@ function exportHandler<Filter, Row, Item extends object>(
     const { format, filter } = parseQuery(query, req.query);
     // Until the first write, any failure is still an ordinary JSON error response.
     const run = await openExport(pool, resource, businessId, filter);
-    const encoder = format === 'csv' ? csvEncoder(resource.columns) : jsonEncoder(run);
+    const encoder = format === 'csv' ? csvEncoder(resource.fields) : jsonEncoder(resource.fields, run);
     const result = await streamExport(res, run, encoder, exportHeaders(run, format, resource.name));
     if (!result.completed) {
       req.log.info({ export: resource.name, format, written: result.written }, 'export stopped: client went away');
@@ -35,7 +35,7 @@ function exportHandler<Filter, Row, Item extends object>(
   };
 }
 
-function exportHeaders(run: ExportRun<unknown>, format: ExportFormat, name: string): Record<string, string> {
+function exportHeaders(run: ExportRun, format: ExportFormat, name: string): Record<string, string> {
   const counts = { 'X-Total-Count': String(run.total), 'X-Export-Truncated': String(run.truncated) };
   if (format === 'json') return { ...counts, 'Content-Type': 'application/json; charset=utf-8' };
   const day = run.exportedAt.toISOString().slice(0, 10);

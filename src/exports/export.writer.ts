@@ -40,10 +40,10 @@ async function eventOrGone(emitter: EventEmitter, event: string, signal: AbortSi
  * once, and the run is rolled back and its connection released before this returns. A database
  * error mid-stream is rethrown: the error handler can only cut the response by then.
  */
-export async function streamExport<Item>(
+export async function streamExport(
   res: Response,
-  run: ExportRun<Item>,
-  encoder: ExportEncoder<Item>,
+  run: ExportRun,
+  encoder: ExportEncoder,
   headers: Record<string, string>,
 ): Promise<StreamResult> {
   const signal = clientGone(res);
@@ -65,13 +65,13 @@ export async function streamExport<Item>(
   let exhausted = false;
   try {
     while (!signal.aborted) {
-      const items = await run.read();
-      if (items.length === 0) {
+      const records = await run.read();
+      if (records.length === 0) {
         exhausted = true;
         break;
       }
-      for (const item of items) encoder.write(item);
-      written += items.length;
+      encoder.write(records);
+      written += records.length;
       await send();
     }
   } catch (err) {

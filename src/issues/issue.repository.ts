@@ -1,3 +1,6 @@
+import { planCount, type FilterKind } from '../counts/count-plan.js';
+import { createdSinceSql, issueCountSql } from '../counts/counts.repository.js';
+import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
@@ -24,6 +27,22 @@ export interface IssueRow {
 
 const COLUMNS = /* sql */ `id, title, description, status, priority, assignee_id, customer_name, customer_email,
   is_anonymous, location_id, resolved_at, created_at, updated_at`;
+
+/** The list fields of spec 4.3, in its order, as SQL reading them as a client sees them (exports). */
+const LIST_FIELD_SQL = {
+  id: 'id',
+  title: 'title',
+  description: 'description',
+  status: 'status',
+  priority: 'priority',
+  assignee_id: 'assignee_id',
+  customer_name: 'customer_name',
+  customer_email: 'customer_email',
+  resolved_at: isoText('resolved_at'),
+  created_at: isoText('created_at'),
+  updated_at: isoText('updated_at'),
+} as const;
+export const ISSUE_LIST_FIELDS = Object.keys(LIST_FIELD_SQL) as (keyof typeof LIST_FIELD_SQL)[];
 
 export interface IssueFilter {
   status?: IssueStatus;
@@ -58,13 +77,23 @@ const conditions = (filter: IssueFilter): Condition[] => [
   [SEARCH_CONDITION, filter.q],
 ];
 
-/** The list query as text and parameters: run by findIssues, or through a cursor by exports. */
-export function selectIssues(businessId: string, filter: IssueFilter, page: PageRequest<IssueSort>): SqlQuery {
-  const { sql, params } = whereClause(businessId, conditions(filter));
+/**
+ * The list query as text and parameters, reading `columns` (a whole row by default): run inside
+ * findIssuePage, or through a cursor by exports (selectIssueRecords).
+ * Given `params`, its values are appended to them (see whereClause).
+ */
+export function selectIssues(
+  businessId: string,
+  filter: IssueFilter,
+  page: PageRequest<IssueSort>,
+  params: unknown[] = [],
+  columns = COLUMNS,
+): SqlQuery {
+  const { sql } = whereClause(businessId, conditions(filter), params);
   const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
   return {
     sql: /* sql */ `
-    SELECT ${COLUMNS}
+    SELECT ${columns}
     FROM issues
     ${sql}
     ${orderAndPage(sortSql, page, params)}`,
@@ -72,27 +101,66 @@ export function selectIssues(businessId: string, filter: IssueFilter, page: Page
   };
 }
 
-export async function findIssues(
+/** The list query reading ISSUE_LIST_FIELDS, in their order: one value array per row (rowMode 'array'). */
+export function selectIssueRecords(businessId: string, filter: IssueFilter, page: PageRequest<IssueSort>): SqlQuery {
+  return selectIssues(businessId, filter, page, [], Object.values(LIST_FIELD_SQL).join(', '));
+}
+
+/** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */
+const COUNTABLE: Record<keyof IssueFilter, FilterKind> = {
+  status: 'key',
+  priority: 'key',
+  assigneeId: 'key',
+  since: 'after',
+  createdFrom: 'from',
+  createdUntil: 'rows',
+  q: 'rows',
+};
+
+/**
+ * A statement with one `total` column: the exact number of matching issues, from the counters when
+ * the filter is equality-only or a lone lower bound, otherwise count(*).
+ */
+function totalSql(businessId: string, filter: IssueFilter, params: unknown[]): string {
+  const plan = planCount(filter, COUNTABLE);
+  switch (plan.by) {
+    case 'counters':
+      return issueCountSql(businessId, plan.keys, params);
+    case 'created':
+      return createdSinceSql('issue', businessId, plan.bound, plan.inclusive, params);
+    case 'rows':
+      return /* sql */ `
+    SELECT count(*) AS total
+    FROM issues
+    ${whereClause(businessId, conditions(filter), params).sql}`;
+  }
+}
+
+export async function countIssues(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
+  const params: unknown[] = [];
+  const { rows } = await db.query<{ total: number }>(totalSql(businessId, filter, params), params);
+  return rows[0]!.total;
+}
+
+/** A page and the exact total in one statement (see findSuggestionPage). */
+export async function findIssuePage(
   db: Queryable,
   businessId: string,
   filter: IssueFilter,
   page: PageRequest<IssueSort>,
-): Promise<IssueRow[]> {
-  const { sql, params } = selectIssues(businessId, filter, page);
-  const { rows } = await db.query<IssueRow>(sql, params);
-  return rows;
-}
-
-export async function countIssues(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
-  const { sql, params } = whereClause(businessId, conditions(filter));
-  const { rows } = await db.query<{ total: number }>(
+): Promise<{ rows: IssueRow[]; total: number }> {
+  const params: unknown[] = [];
+  const total = totalSql(businessId, filter, params);
+  const list = selectIssues(businessId, filter, page, params);
+  const { rows } = await db.query<IssueRow & { total: number }>(
     /* sql */ `
-    SELECT count(*) AS total
-    FROM issues
-    ${sql}`,
+    SELECT t.total, p.*
+    FROM (${total}) AS t
+    LEFT JOIN LATERAL (${list.sql}) AS p ON true`,
     params,
   );
-  return rows[0]!.total;
+  const first = rows[0]!;
+  return { rows: first.id === null ? [] : rows, total: first.total };
 }
 
 /** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */

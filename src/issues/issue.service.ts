@@ -8,9 +8,8 @@ import { newId } from '../shared/ids.js';
 import { findMember } from '../users/user.repository.js';
 import { nextIssueState } from './issue-state.js';
 import {
-  countIssues,
   findIssue,
-  findIssues,
+  findIssuePage,
   insertIssue,
   updateIssue,
   type IssueFilter,
@@ -25,11 +24,7 @@ export async function listIssues(
   filter: IssueFilter,
   page: PageRequest<IssueSort>,
 ): Promise<{ rows: IssueRow[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    findIssues(pool, businessId, filter, page),
-    countIssues(pool, businessId, filter),
-  ]);
-  return { rows, total };
+  return findIssuePage(pool, businessId, filter, page);
 }
 
 export async function getIssue(pool: pg.Pool, businessId: string, id: string): Promise<IssueRow> {

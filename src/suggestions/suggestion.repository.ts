@@ -1,3 +1,6 @@
+import { planCount, type FilterKind } from '../counts/count-plan.js';
+import { createdSinceSql, suggestionCountSql } from '../counts/counts.repository.js';
+import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
@@ -27,6 +30,25 @@ export interface SuggestionRow {
 
 const COLUMNS = /* sql */ `id, content, status, priority, sentiment, sentiment_score, customer_name, customer_email,
   upvote_count, is_anonymous, visibility, review_state, location_id, created_at, updated_at`;
+
+/**
+ * The list fields of spec 4.2, in its order, each as the SQL that reads it as a client sees it:
+ * exports read them as value arrays (see selectSuggestionRecords) and write them out as they come.
+ */
+const LIST_FIELD_SQL = {
+  id: 'id',
+  content: 'content',
+  status: 'status',
+  priority: 'priority',
+  sentiment: 'sentiment',
+  sentiment_score: 'sentiment_score',
+  customer_name: 'customer_name',
+  customer_email: 'customer_email',
+  upvote_count: 'upvote_count',
+  created_at: isoText('created_at'),
+  updated_at: isoText('updated_at'),
+} as const;
+export const SUGGESTION_LIST_FIELDS = Object.keys(LIST_FIELD_SQL) as (keyof typeof LIST_FIELD_SQL)[];
 
 export interface SuggestionFilter {
   status?: SuggestionStatus;
@@ -64,17 +86,23 @@ const conditions = (filter: SuggestionFilter): Condition[] => [
   [SEARCH_CONDITION, filter.q],
 ];
 
-/** The list query as text and parameters: run by findSuggestions, or through a cursor by exports. */
+/**
+ * The list query as text and parameters, reading `columns` (a whole row by default): run inside
+ * findSuggestionPage, or through a cursor by exports (selectSuggestionRecords). Given `params`, its
+ * values are appended to them (see whereClause).
+ */
 export function selectSuggestions(
   businessId: string,
   filter: SuggestionFilter,
   page: PageRequest<SuggestionSort>,
+  params: unknown[] = [],
+  columns = COLUMNS,
 ): SqlQuery {
-  const { sql, params } = whereClause(businessId, conditions(filter));
+  const { sql } = whereClause(businessId, conditions(filter), params);
   const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
   return {
     sql: /* sql */ `
-    SELECT ${COLUMNS}
+    SELECT ${columns}
     FROM suggestions
     ${sql}
     ${orderAndPage(sortSql, page, params)}`,
@@ -82,27 +110,74 @@ export function selectSuggestions(
   };
 }
 
-export async function findSuggestions(
+/** The list query reading SUGGESTION_LIST_FIELDS, in their order: one value array per row (rowMode 'array'). */
+export function selectSuggestionRecords(
+  businessId: string,
+  filter: SuggestionFilter,
+  page: PageRequest<SuggestionSort>,
+): SqlQuery {
+  return selectSuggestions(businessId, filter, page, [], Object.values(LIST_FIELD_SQL).join(', '));
+}
+
+/** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */
+const COUNTABLE: Record<keyof SuggestionFilter, FilterKind> = {
+  status: 'key',
+  priority: 'key',
+  sentiment: 'key',
+  since: 'after',
+  createdFrom: 'from',
+  createdUntil: 'rows',
+  q: 'rows',
+};
+
+/**
+ * A statement with one `total` column: the exact number of matching suggestions, from the counters
+ * when the filter is equality-only or a lone lower bound (a cost that does not grow with the
+ * business's rows), otherwise count(*), on an index alone where one covers the filter.
+ */
+function totalSql(businessId: string, filter: SuggestionFilter, params: unknown[]): string {
+  const plan = planCount(filter, COUNTABLE);
+  switch (plan.by) {
+    case 'counters':
+      return suggestionCountSql(businessId, plan.keys, params);
+    case 'created':
+      return createdSinceSql('suggestion', businessId, plan.bound, plan.inclusive, params);
+    case 'rows':
+      return /* sql */ `
+    SELECT count(*) AS total
+    FROM suggestions
+    ${whereClause(businessId, conditions(filter), params).sql}`;
+  }
+}
+
+export async function countSuggestions(db: Queryable, businessId: string, filter: SuggestionFilter): Promise<number> {
+  const params: unknown[] = [];
+  const { rows } = await db.query<{ total: number }>(totalSql(businessId, filter, params), params);
+  return rows[0]!.total;
+}
+
+/**
+ * A page and the exact total in one statement, so a list costs one round trip: the total is computed
+ * once, and the page joined to it (a page past the end is a single row of nulls besides the total).
+ */
+export async function findSuggestionPage(
   db: Queryable,
   businessId: string,
   filter: SuggestionFilter,
   page: PageRequest<SuggestionSort>,
-): Promise<SuggestionRow[]> {
-  const { sql, params } = selectSuggestions(businessId, filter, page);
-  const { rows } = await db.query<SuggestionRow>(sql, params);
-  return rows;
-}
-
-export async function countSuggestions(db: Queryable, businessId: string, filter: SuggestionFilter): Promise<number> {
-  const where = whereClause(businessId, conditions(filter));
-  const { rows } = await db.query<{ total: number }>(
+): Promise<{ rows: SuggestionRow[]; total: number }> {
+  const params: unknown[] = [];
+  const total = totalSql(businessId, filter, params);
+  const list = selectSuggestions(businessId, filter, page, params);
+  const { rows } = await db.query<SuggestionRow & { total: number }>(
     /* sql */ `
-    SELECT count(*) AS total
-    FROM suggestions
-    ${where.sql}`,
-    where.params,
+    SELECT t.total, p.*
+    FROM (${total}) AS t
+    LEFT JOIN LATERAL (${list.sql}) AS p ON true`,
+    params,
   );
-  return rows[0]!.total;
+  const first = rows[0]!;
+  return { rows: first.id === null ? [] : rows, total: first.total };
 }
 
 /** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */

@@ -10,9 +10,8 @@ import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
 import type { CreateSuggestionBody, UpdateSuggestionDashboardBody } from './suggestion.schemas.js';
 import {
-  countSuggestions,
   findSuggestion,
-  findSuggestions,
+  findSuggestionPage,
   insertSuggestion,
   updateSuggestion,
   type ReviewState,
@@ -27,11 +26,7 @@ export async function listSuggestions(
   filter: SuggestionFilter,
   page: PageRequest<SuggestionSort>,
 ): Promise<{ rows: SuggestionRow[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    findSuggestions(pool, businessId, filter, page),
-    countSuggestions(pool, businessId, filter),
-  ]);
-  return { rows, total };
+  return findSuggestionPage(pool, businessId, filter, page);
 }
 
 export async function getSuggestion(pool: pg.Pool, businessId: string, id: string): Promise<SuggestionRow> {

@@ -79,6 +79,37 @@ describe('server process and admin CLI', () => {
     expect(location).toMatchObject({ name: 'Main St', id: expect.any(String) });
   });
 
+  it('When the seed command runs while the server runs, then it prints only a JSON summary and the rows are listed', async () => {
+    const business = await cliJson(['business', 'create', '--name', 'Seeded'], env);
+    const id = business.id as string;
+    const result = await runCli(
+      ['seed', '--business', id, '--suggestions', '300', '--issues', '30', '--comments', '20'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe(''); // no progress bar when stderr is not a terminal
+    const summary = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(summary)).toEqual([
+      'business_id',
+      'suggestions',
+      'issues',
+      'comments',
+      'rows',
+      'seconds',
+      'rows_per_second',
+    ]);
+    expect(summary).toMatchObject({ business_id: id, suggestions: 300, issues: 30, comments: 20, rows: 350 });
+    const { key } = await cliJson<{ key: string }>(['key', 'create', '--business', id, '--name', 'k'], env);
+    const listed = await fetch(`${server.baseUrl}/api/v1/suggestions?status=pending&limit=1`, {
+      headers: { 'X-API-Key': key },
+    });
+    const body = (await listed.json()) as { total: number };
+    const all = await fetch(`${server.baseUrl}/api/v1/issues?limit=1`, { headers: { 'X-API-Key': key } });
+    expect(((await all.json()) as { total: number }).total).toBe(30);
+    expect(body.total).toBeGreaterThan(0);
+    expect(body.total).toBeLessThan(300);
+  });
+
   it.each([
     [['business', 'create'], /missing --name/],
     [['business', 'create', '--name', 'x', '--plan', 'gold'], /plan/],
@@ -87,6 +118,13 @@ describe('server process and admin CLI', () => {
     [['key', 'revoke', '0190c7f0-0000-7000-8000-000000000000'], /not found/],
     [['key', 'frobnicate'], /unknown command/],
     [['key', 'list', '--business', '0190c7f0-0000-7000-8000-000000000000', '--bogus'], /bogus/],
+    [['seed', '--business', '0190c7f0-0000-7000-8000-000000000000'], /missing --suggestions/],
+    [['seed', '--business', '0190c7f0-0000-7000-8000-000000000000', '--suggestions', 'lots'], /suggestions/],
+    [
+      ['seed', '--business', '0190c7f0-0000-7000-8000-000000000000', '--suggestions', '0', '--comments', '5'],
+      /comments/,
+    ],
+    [['seed', '--business', '0190c7f0-0000-7000-8000-000000000000', '--suggestions', '5'], /business .* not found/],
   ])('When the CLI is called with %j, then it fails on stderr with a non-zero exit', async (args, message) => {
     const result = await runCli(args, env);
     expect(result.code).not.toBe(0);
@@ -95,7 +133,7 @@ describe('server process and admin CLI', () => {
   });
 
   it('When --help is asked at any level, then usage is printed and the exit is 0', async () => {
-    for (const args of [['--help'], ['key', '--help'], ['key', 'create', '--help']]) {
+    for (const args of [['--help'], ['key', '--help'], ['key', 'create', '--help'], ['seed', '--help']]) {
       const result = await runCli(args, env);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/Usage:/);

@@ -1,0 +1,127 @@
+import http from 'node:http';
+import type pg from 'pg';
+import { runLoad, type LoadRequest, type LoadResult } from './load.js';
+import { rssBytes, sampleRss } from './memory.js';
+import { copyTime } from './database.js';
+import { median } from './stats.js';
+
+export interface Timing {
+  /** Seconds per measured run, and per warm-up run. */
+  seconds: number;
+  warmupSeconds: number;
+  /** Measured runs per target, taken in turn (target A, B, C, then A, B, C again...). */
+  rounds: number;
+  log: (message: string) => void;
+}
+
+/** A load run that answered anything but 2xx is a broken benchmark, never a figure. */
+function checked(name: string, result: LoadResult): LoadResult {
+  if (result.non2xx > 0 || result.errors > 0 || result.requests === 0) {
+    throw new Error(`${name}: ${result.non2xx} non-2xx responses and ${result.errors} errors in ${result.requests}`);
+  }
+  return result;
+}
+
+/**
+ * Every target warmed up once, then measured `rounds` times, alternately, so that whatever else the
+ * machine does at the time weighs on all of them alike. Ratios are taken round by round.
+ */
+export async function alternate<K extends string>(
+  targets: Record<K, LoadRequest>,
+  timing: Timing,
+): Promise<Record<K, LoadResult[]>> {
+  const names = Object.keys(targets) as K[];
+  const results = Object.fromEntries(names.map((name) => [name, [] as LoadResult[]])) as Record<K, LoadResult[]>;
+  for (const name of names) {
+    timing.log(`  warming up ${name}`);
+    checked(name, await runLoad({ ...targets[name], seconds: timing.warmupSeconds }));
+  }
+  for (let round = 1; round <= timing.rounds; round++) {
+    for (const name of names) {
+      const result = checked(name, await runLoad({ ...targets[name], seconds: timing.seconds }));
+      timing.log(
+        `  round ${round} ${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`,
+      );
+      results[name].push(result);
+    }
+  }
+  return results;
+}
+
+/** Median over the rounds of a/b, each round's pair measured back to back. */
+export function medianRatio(a: LoadResult[], b: LoadResult[], figure: (r: LoadResult) => number): number {
+  return median(a.map((result, i) => figure(result) / figure(b[i]!)));
+}
+
+export const medianOf = (results: LoadResult[], figure: (r: LoadResult) => number) => median(results.map(figure));
+
+export interface ExportFigures {
+  exportMs: number;
+  copyMs: number;
+  ratio: number;
+  rssGrowthMb: number;
+  bytes: number;
+}
+
+/** GET `url` and read the body to its end, only counting bytes (as the COPY side does). */
+function download(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * The CSV export over HTTP (every byte read) against COPY of the same rows and columns, in turns,
+ * after one warm-up of each. The server's RSS is sampled every 5 ms during each export; the growth
+ * reported is the largest over the runs, the first (cold) one included.
+ */
+export async function measureExport(
+  serverPid: number,
+  url: string,
+  headers: Record<string, string>,
+  copyClient: pg.Client,
+  copySql: string,
+  runs: number,
+  log: (message: string) => void,
+): Promise<ExportFigures> {
+  const exportOnce = async () => {
+    const before = rssBytes(serverPid);
+    const sampler = sampleRss(serverPid);
+    const started = performance.now();
+    const { status, bytes } = await download(url, headers);
+    const ms = performance.now() - started;
+    const peak = sampler.stop();
+    if (status !== 200) throw new Error(`export answered ${status}`);
+    return { ms, growth: (peak - before) / 2 ** 20, bytes };
+  };
+  const growths = [(await exportOnce()).growth];
+  await copyTime(copyClient, copySql);
+  const exportMs: number[] = [];
+  const copyMs: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < runs; i++) {
+    const exported = await exportOnce();
+    const copied = await copyTime(copyClient, copySql);
+    log(
+      `  export ${Math.round(exported.ms)} ms (+${exported.growth.toFixed(1)} MB RSS), COPY ${Math.round(copied.ms)} ms`,
+    );
+    exportMs.push(exported.ms);
+    copyMs.push(copied.ms);
+    growths.push(exported.growth);
+    bytes = exported.bytes;
+  }
+  return {
+    exportMs: median(exportMs),
+    copyMs: median(copyMs),
+    ratio: median(exportMs.map((ms, i) => ms / copyMs[i]!)),
+    rssGrowthMb: Math.max(...growths),
+    bytes,
+  };
+}

@@ -1,0 +1,82 @@
+/** The issue's targets: figure key, bound, and which side of it passes. */
+export const TARGETS = {
+  list_vs_bare_express_throughput_ratio: { at_least: 0.5 },
+  scale_p50_ratio_large_vs_small: { at_most: 2 },
+  analytics_p50_ratio_large_vs_small: { at_most: 2 },
+  export_csv_10k_vs_copy_time_ratio: { at_most: 2 },
+  export_csv_10k_rss_growth_mb: { at_most: 40 },
+} as const;
+
+type Target = { at_least: number } | { at_most: number };
+
+export function targetMet(target: Target, value: number): boolean {
+  return 'at_least' in target ? value >= target.at_least : value <= target.at_most;
+}
+
+const describe = (target: Target) => ('at_least' in target ? `>= ${target.at_least}` : `<= ${target.at_most}`);
+
+/** The figures of the summary table, in the issue's order, with the unit each is read in. */
+const ROWS: [key: string, label: string][] = [
+  ['list_vs_bare_express_throughput_ratio', 'list / bare Express throughput'],
+  ['list_vs_floor_throughput_ratio', 'list / floor (node:http + pg) throughput'],
+  ['list_rps', 'list throughput (req/s)'],
+  ['bare_express_rps', 'bare Express throughput (req/s)'],
+  ['floor_rps', 'floor throughput (req/s)'],
+  ['list_p50_ms', 'list p50 (ms)'],
+  ['list_p99_ms', 'list p99 (ms)'],
+  ['list_filtered_p50_ms', 'list status+priority p50 (ms)'],
+  ['list_filtered_p99_ms', 'list status+priority p99 (ms)'],
+  ['list_sort_priority_p50_ms', 'list sort=priority p50 (ms)'],
+  ['list_sort_priority_p99_ms', 'list sort=priority p99 (ms)'],
+  ['list_deep_page_p50_ms', 'list page 100 p50 (ms)'],
+  ['list_deep_page_p99_ms', 'list page 100 p99 (ms)'],
+  ['list_q_p50_ms', 'list q search p50 (ms)'],
+  ['list_q_p99_ms', 'list q search p99 (ms)'],
+  ['scale_p50_ratio_large_vs_small', 'list p50, large / small business'],
+  ['analytics_p50_ratio_large_vs_small', 'analytics p50, large / small business'],
+  ['create_throughput_rps', 'create throughput (req/s)'],
+  ['export_csv_10k_vs_copy_time_ratio', '10k-row CSV export / COPY time'],
+  ['export_csv_10k_ms', '10k-row CSV export (ms)'],
+  ['copy_csv_10k_ms', 'COPY of the same rows (ms)'],
+  ['export_csv_10k_rss_growth_mb', 'export peak RSS growth (MB)'],
+  ['embedded_vs_postgres_list_throughput_ratio', 'list on embedded / on PostgreSQL throughput'],
+  ['seed_rows_per_second', 'seed command (rows/s, PostgreSQL)'],
+];
+
+interface Machine {
+  cores: number;
+  memory_gb: number;
+  node: string;
+  postgres: string;
+  load_average_at_start: number[];
+}
+
+/** A Markdown table of every figure, its target and whether it is met: the README's Performance table. */
+export function summaryTable(results: Record<string, unknown>): string {
+  const machine = results.machine as Machine;
+  const lines = [
+    `${results.mode as string} run of ${results.generated_at as string} (commit ${results.commit as string}): ` +
+      `${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, ` +
+      `load average ${machine.load_average_at_start.join(' / ')} at the start.`,
+    '',
+    '| Figure | Key | Value | Target |',
+    '| --- | --- | ---: | --- |',
+  ];
+  for (const [key, label] of ROWS) {
+    const value = results[key];
+    if (typeof value !== 'number') continue;
+    const target = (TARGETS as Record<string, Target | undefined>)[key];
+    const verdict = target ? `${describe(target)} ${targetMet(target, value) ? 'met' : '**missed**'}` : '';
+    lines.push(`| ${label} | \`${key}\` | ${value} | ${verdict} |`);
+  }
+  return lines.join('\n');
+}
+
+export function targetsSummary(results: Record<string, unknown>) {
+  return Object.fromEntries(
+    Object.entries(TARGETS).map(([key, target]) => {
+      const value = results[key] as number;
+      return [key, { ...target, value, met: targetMet(target, value) }];
+    }),
+  );
+}

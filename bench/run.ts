@@ -1,0 +1,296 @@
+/**
+ * npm run bench [-- --quick]: the service against a bare Express app and a framework-free floor,
+ * at scale, on PostgreSQL (BENCH_DATABASE_URL), with load from autocannon in its own process.
+ * Writes bench/results/{full,quick}.json and prints a summary. See README, "Performance".
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { withClient, createBenchDatabase, dropBenchDatabase } from './lib/database.js';
+import { alternate, measureExport, medianOf, medianRatio, type Timing } from './lib/measure.js';
+import { ROOT, run, startServer, type Server } from './lib/processes.js';
+import { summaryTable, targetsSummary } from './lib/report.js';
+import { createTenant, seedOtherBusinesses, seedWithCli, vacuumAnalyze } from './lib/setup.js';
+import { round } from './lib/stats.js';
+
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const mode = flags.quick ? 'quick' : 'full';
+const plan = flags.quick
+  ? {
+      large: 200_000,
+      small: 10_000,
+      others: 100,
+      otherSuggestions: 500,
+      seconds: 3,
+      warmupSeconds: 2,
+      rounds: 2,
+      exportRuns: 5,
+    }
+  : {
+      large: 1_000_000,
+      small: 10_000,
+      others: 100,
+      otherSuggestions: 2_000,
+      seconds: 10,
+      warmupSeconds: 4,
+      rounds: 3,
+      exportRuns: 9,
+    };
+const CONNECTIONS = 50;
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+const timing: Timing = { seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, rounds: plan.rounds, log };
+const workDir = mkdtempSync(join(os.tmpdir(), 'fbk-bench-'));
+const cleanups: (() => Promise<void>)[] = [];
+const started = Date.now();
+
+async function cleanUp() {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((err: unknown) => log(String(err)));
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanUp().then(() => process.exit(130)));
+}
+
+async function service(env: Record<string, string>, name: string): Promise<Server> {
+  const server = await startServer(
+    ['dist/main.js'],
+    {
+      ...env,
+      // The limits are raised, not removed: the limiters still run on every request.
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '1000000000',
+      LOG_LEVEL: 'info',
+      REDIS_URL: '',
+    },
+    join(workDir, `${name}.log`),
+    '/health',
+  );
+  cleanups.push(() => server.stop());
+  return server;
+}
+
+async function main() {
+  const loadStart = os.loadavg();
+  log(`${mode} run; building`);
+  await run('npm', ['run', '--silent', 'build']);
+
+  const databaseUrl = await createBenchDatabase(SERVER_URL);
+  cleanups.push(() => dropBenchDatabase(SERVER_URL, databaseUrl));
+  const pgEnv = { DATABASE_URL: databaseUrl, DATA_DIR: '' };
+  log(`database ${new URL(databaseUrl).pathname.slice(1)}; seeding`);
+  const large = await createTenant('Large', pgEnv);
+  const small = await createTenant('Small', pgEnv);
+  const writer = await createTenant('Creates', pgEnv);
+  const seeded = await seedWithCli(large, plan.large, pgEnv);
+  log(`  large business: ${seeded.rows} rows at ${seeded.rows_per_second} rows/s`);
+  await seedWithCli(small, plan.small, pgEnv);
+  await seedOtherBusinesses(databaseUrl, plan.others, plan.otherSuggestions);
+  log(`  ${plan.others} other businesses of ${plan.otherSuggestions} suggestions; vacuum analyze`);
+  await vacuumAnalyze(databaseUrl);
+
+  const api = await service(pgEnv, 'service');
+  const asKey = (tenant: { key: string }) => ({ 'x-api-key': tenant.key });
+  const asBearer = (tenant: { key: string }) => ({ authorization: `Bearer ${tenant.key}` });
+  const listUrl = (base: string, query = '') => `${base}/api/v1/suggestions?limit=50${query}`;
+
+  // Every seeded row is counted: the figures below are about the data they claim to be about.
+  for (const [tenant, expected] of [
+    [large, plan.large],
+    [small, plan.small],
+  ] as const) {
+    const { total } = (await (
+      await fetch(`${api.url}/api/v1/suggestions?limit=1`, { headers: asKey(tenant) })
+    ).json()) as {
+      total: number;
+    };
+    if (total !== expected) throw new Error(`a business seeded with ${expected} suggestions lists ${total}`);
+  }
+
+  // The export first, on a server that has served nothing else yet: the most memory it can grow by.
+  log('export: CSV over HTTP against COPY');
+  const COLUMNS =
+    'id, content, status, priority, sentiment, sentiment_score, customer_name, customer_email, upvote_count, created_at, updated_at';
+  const exported = await withClient(databaseUrl, (client) =>
+    measureExport(
+      api.pid,
+      `${api.url}/api/v1/export/suggestions?format=csv`,
+      asKey(small),
+      client,
+      `COPY (SELECT ${COLUMNS} FROM suggestions WHERE business_id = '${small.id}'
+        ORDER BY created_at DESC, id DESC LIMIT 10000) TO STDOUT WITH (FORMAT csv, HEADER)`,
+      plan.exportRuns,
+      log,
+    ),
+  );
+
+  // The bare app answers with the very bytes the service sends for the list.
+  const body = await (await fetch(listUrl(api.url), { headers: asKey(small) })).text();
+  writeFileSync(join(workDir, 'list-body.json'), body);
+  const bare = await startServer(
+    ['--import', 'tsx', 'bench/servers/bare-express.ts'],
+    { BODY_FILE: join(workDir, 'list-body.json') },
+    join(workDir, 'bare.log'),
+    '/api/v1/suggestions',
+  );
+  cleanups.push(() => bare.stop());
+  const floor = await startServer(
+    ['--import', 'tsx', 'bench/servers/floor.ts'],
+    { DATABASE_URL: databaseUrl },
+    join(workDir, 'floor.log'),
+    '/health',
+  );
+  cleanups.push(() => floor.stop());
+  const floorBody = await (await fetch(listUrl(floor.url), { headers: asKey(small) })).text();
+  if (floorBody !== body) throw new Error('the floor does not answer what the service answers: not the same work');
+
+  const get = (url: string, headers: Record<string, string>) => ({
+    url,
+    connections: CONNECTIONS,
+    seconds: 0,
+    headers,
+  });
+  log('list against bare Express and the floor');
+  const versus = await alternate(
+    {
+      list: get(listUrl(api.url), asKey(small)),
+      bare: get(listUrl(bare.url), {}),
+      floor: get(listUrl(floor.url), asKey(small)),
+    },
+    timing,
+  );
+  await bare.stop();
+  await floor.stop();
+
+  log('list variants');
+  const variants = await alternate(
+    {
+      filtered: get(listUrl(api.url, '&status=pending&priority=high'), asKey(small)),
+      sort_priority: get(listUrl(api.url, '&sort=priority'), asKey(small)),
+      deep_page: get(listUrl(api.url, '&page=100'), asKey(small)),
+      q: get(listUrl(api.url, '&q=coffee'), asKey(small)),
+    },
+    { ...timing, rounds: 1 },
+  );
+
+  log(`scale: ${plan.large} suggestions against ${plan.small}`);
+  const scale = await alternate(
+    { large: get(listUrl(api.url), asKey(large)), small: get(listUrl(api.url), asKey(small)) },
+    timing,
+  );
+  const overview = (tenant: { id: string }) => `${api.url}/businesses/${tenant.id}/analytics/overview`;
+  const analytics = await alternate(
+    { large: get(overview(large), asBearer(large)), small: get(overview(small), asBearer(small)) },
+    timing,
+  );
+
+  log('create');
+  const creates = await alternate(
+    {
+      create: {
+        url: `${api.url}/api/v1/suggestions`,
+        connections: CONNECTIONS,
+        seconds: 0,
+        method: 'POST',
+        headers: { ...asKey(writer), 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'Great coffee and friendly staff, but the queue is slow', priority: 'high' }),
+      },
+    },
+    { ...timing, rounds: 1 },
+  );
+
+  log('embedded database against PostgreSQL');
+  const embeddedEnv = { DATABASE_URL: '', DATA_DIR: join(workDir, 'embedded') };
+  const embedded = await service(embeddedEnv, 'embedded');
+  const embeddedTenant = await createTenant('Embedded', embeddedEnv);
+  await seedWithCli(embeddedTenant, plan.small, embeddedEnv);
+  const modes = await alternate(
+    {
+      embedded: get(listUrl(embedded.url), asKey(embeddedTenant)),
+      postgres: get(listUrl(api.url), asKey(small)),
+    },
+    timing,
+  );
+
+  const rps = (r: { rps: number }) => r.rps;
+  const p50 = (r: { p50: number }) => r.p50;
+  const p99 = (r: { p99: number }) => r.p99;
+  const postgresVersion = await withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    return rows[0]!.server_version;
+  });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT }).toString().trim();
+  const results: Record<string, unknown> = {
+    mode,
+    generated_at: new Date().toISOString(),
+    commit: `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'src', 'migrations') ? '+dirty' : ''}`,
+    machine: {
+      cores: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+      memory_gb: round(os.totalmem() / 2 ** 30, 1),
+      node: process.version,
+      postgres: postgresVersion,
+      load_average_at_start: loadStart.map((n) => round(n)),
+      load_average_at_end: os.loadavg().map((n) => round(n)),
+    },
+    setup: {
+      connections: CONNECTIONS,
+      seconds_per_run: plan.seconds,
+      rounds: plan.rounds,
+      large_business_suggestions: plan.large,
+      small_business_suggestions: plan.small,
+      other_businesses: plan.others,
+      other_business_suggestions: plan.otherSuggestions,
+      list_response_bytes: Buffer.byteLength(body),
+      export_csv_bytes: exported.bytes,
+    },
+    list_vs_bare_express_throughput_ratio: round(medianRatio(versus.list, versus.bare, rps)),
+    list_vs_floor_throughput_ratio: round(medianRatio(versus.list, versus.floor, rps)),
+    list_rps: Math.round(medianOf(versus.list, rps)),
+    bare_express_rps: Math.round(medianOf(versus.bare, rps)),
+    floor_rps: Math.round(medianOf(versus.floor, rps)),
+    list_p50_ms: medianOf(versus.list, p50),
+    list_p99_ms: medianOf(versus.list, p99),
+    ...Object.fromEntries(
+      Object.entries(variants).flatMap(([name, runs]) => [
+        [`list_${name}_p50_ms`, medianOf(runs, p50)],
+        [`list_${name}_p99_ms`, medianOf(runs, p99)],
+      ]),
+    ),
+    scale_p50_ratio_large_vs_small: round(medianRatio(scale.large, scale.small, p50)),
+    list_large_p50_ms: medianOf(scale.large, p50),
+    list_small_p50_ms: medianOf(scale.small, p50),
+    analytics_p50_ratio_large_vs_small: round(medianRatio(analytics.large, analytics.small, p50)),
+    analytics_large_p50_ms: medianOf(analytics.large, p50),
+    analytics_small_p50_ms: medianOf(analytics.small, p50),
+    create_throughput_rps: Math.round(medianOf(creates.create, rps)),
+    export_csv_10k_vs_copy_time_ratio: round(exported.ratio),
+    export_csv_10k_ms: round(exported.exportMs, 1),
+    copy_csv_10k_ms: round(exported.copyMs, 1),
+    export_csv_10k_rss_growth_mb: round(exported.rssGrowthMb, 1),
+    embedded_vs_postgres_list_throughput_ratio: round(medianRatio(modes.embedded, modes.postgres, rps)),
+    embedded_list_rps: Math.round(medianOf(modes.embedded, rps)),
+    postgres_list_rps: Math.round(medianOf(modes.postgres, rps)),
+    seed_rows_per_second: seeded.rows_per_second,
+    duration_seconds: Math.round((Date.now() - started) / 1000),
+  };
+  results.targets = targetsSummary(results);
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  const file = join(ROOT, 'bench', 'results', `${mode}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(
+    `\n${summaryTable(results)}\n\nWritten to bench/results/${mode}.json in ${results.duration_seconds as number} s\n`,
+  );
+}
+
+try {
+  await main();
+  rmSync(workDir, { recursive: true, force: true });
+} catch (err) {
+  log(`failed; server logs kept in ${workDir}`);
+  throw err;
+} finally {
+  await cleanUp();
+}

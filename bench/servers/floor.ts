@@ -1,0 +1,58 @@
+/**
+ * The floor: what the list costs with no framework at all. Raw node:http, the same pool, the same
+ * repository SQL and presenter as the service (authentication lookup, page, total), nothing else:
+ * no logging, no rate limiting, no security headers, no validation beyond what the SQL needs.
+ * Env: DATABASE_URL, PORT (0 for any); prints `{"port": N}` on stdout once listening.
+ */
+import http from 'node:http';
+import { once } from 'node:events';
+import { findKeyByDigest } from '../../src/api-keys/api-key.repository.js';
+import { digestKey, isWellFormedKey } from '../../src/api-keys/key-format.js';
+import { openPostgres } from '../../src/db/postgres.js';
+import { pageEnvelope } from '../../src/http/params.js';
+import { toSuggestionListItem } from '../../src/suggestions/suggestion.presenter.js';
+import { listSuggestions } from '../../src/suggestions/suggestion.service.js';
+
+// The service's own pool: same size, same prepared statements, same type parsers.
+const { pool } = openPostgres(process.env.DATABASE_URL!, () => undefined);
+
+function reply(res: http.ServerResponse, status: number, body: string) {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://floor');
+  if (url.pathname === '/health') return reply(res, 200, '{"status":"ok"}');
+  if (url.pathname !== '/api/v1/suggestions') return reply(res, 404, '{"statusCode":404}');
+  const key = req.headers['x-api-key'];
+  if (typeof key !== 'string' || !isWellFormedKey(key)) return reply(res, 401, '{"statusCode":401}');
+  const credential = await findKeyByDigest(pool, digestKey(key));
+  if (!credential || credential.revoked_at) return reply(res, 401, '{"statusCode":401}');
+  const limit = Number(url.searchParams.get('limit') ?? 50);
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const result = await listSuggestions(
+    pool,
+    credential.business_id,
+    {},
+    { sort: 'created_at', order: 'desc', limit, offset: (page - 1) * limit },
+  );
+  reply(res, 200, JSON.stringify(pageEnvelope(result.rows.map(toSuggestionListItem), result.total, page, limit)));
+}
+
+const server = http.createServer((req, res) => {
+  handle(req, res).catch((err: unknown) => {
+    console.error(err);
+    reply(res, 500, '{"statusCode":500}');
+  });
+});
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+await once(server, 'listening');
+console.log(JSON.stringify({ port: (server.address() as { port: number }).port }));
+process.on('SIGTERM', () => {
+  server.close();
+  void pool.end();
+});

@@ -1,0 +1,151 @@
+import type { Queryable } from '../db/database.js';
+import { whereClause } from '../db/where.js';
+import type { IssueStatus, Priority, Sentiment, SuggestionStatus } from '../shared/schemas.js';
+
+/**
+ * Reads of the counters that triggers keep in the same transaction as every write (migration
+ * 0003_counts.sql, docs/counting.md). Each costs a few dozen counter rows however many rows are
+ * counted; shards are always summed. The `...Sql` builders return a statement with a single `total`
+ * column, their values appended to `params`, for a repository to run alone or inside a larger one.
+ */
+
+export interface SuggestionCountKeys {
+  status?: SuggestionStatus;
+  priority?: Priority;
+  sentiment?: Sentiment;
+}
+
+export interface IssueCountKeys {
+  status?: IssueStatus;
+  priority?: Priority;
+  assigneeId?: string;
+}
+
+/** Suggestions of a business matching every given key. */
+export function suggestionCountSql(businessId: string, keys: SuggestionCountKeys, params: unknown[]): string {
+  const where = whereClause(
+    businessId,
+    [
+      ['status = ?', keys.status],
+      ['priority = ?', keys.priority],
+      ['sentiment = ?', keys.sentiment],
+    ],
+    params,
+  );
+  return /* sql */ `
+    SELECT coalesce(sum(n), 0) AS total
+    FROM suggestion_counts
+    ${where.sql}`;
+}
+
+/** Issues of a business matching every given key. */
+export function issueCountSql(businessId: string, keys: IssueCountKeys, params: unknown[]): string {
+  const where = whereClause(
+    businessId,
+    [
+      ['status = ?', keys.status],
+      ['priority = ?', keys.priority],
+      ['assignee_id = ?', keys.assigneeId],
+    ],
+    params,
+  );
+  return /* sql */ `
+    SELECT coalesce(sum(n), 0) AS total
+    FROM issue_counts
+    ${where.sql}`;
+}
+
+/** The tables whose creations created_counts counts per day: constants, never from a request. */
+const CREATED_TABLES = { suggestion: 'suggestions', issue: 'issues' } as const;
+export type CountedEntity = keyof typeof CREATED_TABLES;
+
+/**
+ * Rows of a business created after `boundSql` (`inclusive`: at or after), an SQL expression such as a
+ * placeholder. Whole UTC days after the bound's day come from created_counts; the rest of the bound's
+ * own day is counted on the (business_id, created_at) index. So the cost is at most one day of rows,
+ * never the whole history.
+ */
+function createdAfterSql(entity: CountedEntity, businessParam: string, boundSql: string, inclusive: boolean) {
+  return /* sql */ `
+    SELECT
+      (SELECT coalesce(sum(c.n), 0)
+       FROM created_counts c
+       WHERE c.business_id = ${businessParam}
+         AND c.entity = '${entity}'
+         AND c.day > utc_day(${boundSql}))
+      +
+      (SELECT count(*)
+       FROM ${CREATED_TABLES[entity]} t
+       WHERE t.business_id = ${businessParam}
+         AND t.created_at ${inclusive ? '>=' : '>'} ${boundSql}
+         AND t.created_at < (utc_day(${boundSql}) + 1)::timestamp AT TIME ZONE 'UTC') AS total`;
+}
+
+export function createdSinceSql(
+  entity: CountedEntity,
+  businessId: string,
+  bound: Date,
+  inclusive: boolean,
+  params: unknown[],
+): string {
+  const businessParam = `$${params.push(businessId)}`;
+  return createdAfterSql(entity, businessParam, `$${params.push(bound)}::timestamptz`, inclusive);
+}
+
+/** For each bound, in order, what createdSinceSql counts: the analytics windows in one round trip. */
+export async function countCreatedSince(
+  db: Queryable,
+  entity: CountedEntity,
+  businessId: string,
+  bounds: Date[],
+  { inclusive }: { inclusive: boolean },
+): Promise<number[]> {
+  const { rows } = await db.query<{ total: number }>(
+    /* sql */ `
+    SELECT (${createdAfterSql(entity, '$1', 'b.bound', inclusive)}) AS total
+    FROM unnest($2::timestamptz[]) WITH ORDINALITY AS b (bound, i)
+    ORDER BY b.i`,
+    [businessId, bounds],
+  );
+  return rows.map((row) => row.total);
+}
+
+export interface StatusCount {
+  key: string;
+  count: number;
+}
+
+/** Count per status (statuses with none are absent). */
+export async function countByStatus(db: Queryable, businessId: string, entity: CountedEntity) {
+  const table = entity === 'suggestion' ? 'suggestion_counts' : 'issue_counts';
+  const { rows } = await db.query<StatusCount>(
+    /* sql */ `
+    SELECT status::text AS key, sum(n) AS count
+    FROM ${table}
+    WHERE business_id = $1
+    GROUP BY status
+    HAVING sum(n) <> 0`,
+    [businessId],
+  );
+  return rows;
+}
+
+export interface SentimentTotals {
+  sentiment: Sentiment;
+  count: number;
+  /** Sum of the sentiment scores, exact to their 4 decimals. */
+  score_sum: number;
+}
+
+export async function sentimentTotals(db: Queryable, businessId: string): Promise<SentimentTotals[]> {
+  const { rows } = await db.query<SentimentTotals>(
+    /* sql */ `
+    SELECT sentiment::text AS sentiment, sum(n) AS count, sum(score_e4) / 10000.0 AS score_sum
+    FROM suggestion_counts
+    WHERE business_id = $1
+    GROUP BY sentiment
+    HAVING sum(n) <> 0`,
+    [businessId],
+  );
+  return rows;
+}
