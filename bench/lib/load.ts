@@ -8,6 +8,8 @@ export interface LoadRequest {
   connections: number;
   seconds: number;
   method?: 'GET' | 'POST';
+  /** Requests per second across all connections (autocannon -R); unbounded when absent. */
+  rate?: number;
   headers?: Record<string, string>;
   body?: string;
 }
@@ -18,6 +20,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   requests: number;
+  /** 2xx responses: for writes, the acknowledged ones. */
+  ok: number;
   non2xx: number;
   errors: number;
 }
@@ -39,6 +43,7 @@ interface AutocannonJson {
 export async function runLoad(request: LoadRequest): Promise<LoadResult> {
   const args = [AUTOCANNON, '--json', '-c', String(request.connections), '-d', String(request.seconds)];
   args.push('-m', request.method ?? 'GET');
+  if (request.rate !== undefined) args.push('-R', String(Math.max(1, Math.round(request.rate))));
   for (const [name, value] of Object.entries(request.headers ?? {})) args.push('-H', `${name}=${value}`);
   if (request.body !== undefined) args.push('-b', request.body);
   args.push(request.url);
@@ -55,6 +60,7 @@ export async function runLoad(request: LoadRequest): Promise<LoadResult> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
+    ok: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
