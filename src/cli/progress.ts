@@ -16,7 +16,10 @@ export function progressBar(stream: NodeJS.WriteStream, label: string) {
       drawnAt = now;
       const ratio = total === 0 ? 1 : done / total;
       const rate = done / Math.max((now - started) / 1000, 1e-3);
-      const counts = `${String(Math.floor(ratio * 100)).padStart(3)}%  ${format(done)}/${format(total)} rows  ${format(Math.round(rate))} rows/s`;
+      // Fixed widths, so the bar keeps its length while the numbers grow.
+      const counts =
+        `${String(Math.floor(ratio * 100)).padStart(3)}%  ${format(done).padStart(format(total).length)}/` +
+        `${format(total)} rows  ${format(Math.round(rate)).padStart(7)} rows/s`;
       const width = Math.max(10, Math.min(40, (stream.columns || 80) - label.length - counts.length - 5));
       const filled = Math.round(ratio * width);
       stream.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${counts}`);
