@@ -57,7 +57,10 @@ export function createApp({
   if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
   const limiters = rateLimiters ?? createRateLimiters({ limit: config.RATE_LIMIT_PER_MINUTE ?? 60, logger });
   // Every router with credentials: guessing is limited before authentication, the credential's budget after it.
-  const authenticated = (authenticate: RequestHandler) => [limiters.failedAuth, authenticate, limiters.perCredential];
+  const authenticated = (authenticate: RequestHandler) => [
+    ...limiters.guardAuthentication(authenticate),
+    limiters.perCredential,
+  ];
 
   app.use(requestLogging(logger));
   app.use(corsPolicy(config.CORS_ORIGINS ?? []));

@@ -8,6 +8,7 @@ import {
   type Store,
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
+import { HttpError } from './errors.js';
 import { FallbackStore, SharedRedis, type RedisOptions } from './rate-limit-store.js';
 
 export interface RateLimitOptions {
@@ -23,8 +24,14 @@ export interface RateLimitOptions {
 }
 
 export interface RateLimiters {
-  /** Before authentication: only requests that end in 401 count, per client address. */
+  /** Around routes without a credential (sign-in, invites): only requests that end in 401 count, per address. */
   failedAuth: RequestHandler;
+  /**
+   * Wraps an authentication middleware: an address over its failure budget gets a 429 before any
+   * credential is looked at, and only authentications that fail are counted, so any number of
+   * concurrent valid requests from one address never use up the budget.
+   */
+  guardAuthentication(authenticate: RequestHandler): RequestHandler[];
   /** After authentication: every request counts against its credential. */
   perCredential: RequestHandler;
   /** Closes the Redis connection, if any. */
@@ -106,6 +113,52 @@ export function createRateLimiters(options: RateLimitOptions): RateLimiters {
     ),
   });
 
+  const failedAuthLimit = options.failedAuthLimit ?? DEFAULT_FAILED_AUTH_LIMIT;
+  const addressKey = (req: Request) => ipKeyGenerator(req.ip ?? '');
+  const guessing = tooManyRequests(
+    (seconds) => `Too many failed authentication attempts from this address; retry in ${seconds} s`,
+  );
+  // Invoked only once a credential has been refused: every call is a failure to count.
+  const credentialFailures = rateLimit({
+    ...common,
+    limit: failedAuthLimit,
+    store: storeFor('auth-credential'),
+    requestPropertyName: 'failedAuthRateLimit',
+    keyGenerator: addressKey,
+    standardHeaders: false,
+    legacyHeaders: false,
+    handler: guessing,
+  });
+  const refuseOverBudget: RequestHandler = async (req, res, next) => {
+    const key = addressKey(req);
+    const info = await credentialFailures.getKey(key);
+    if (info && info.totalHits >= failedAuthLimit && (info.resetTime?.getTime() ?? 0) > Date.now()) {
+      (req as unknown as Record<string, RateLimitInfo>).failedAuthRateLimit = {
+        ...info,
+        key,
+        limit: failedAuthLimit,
+        used: info.totalHits,
+        remaining: 0,
+      };
+      guessing(req, res, next, { requestPropertyName: 'failedAuthRateLimit', windowMs } as Options);
+      return;
+    }
+    next();
+  };
+  const guardAuthentication = (authenticate: RequestHandler): RequestHandler[] => [
+    refuseOverBudget,
+    (req, res, next) => {
+      const done = (err?: unknown) => {
+        if (err instanceof HttpError && err.statusCode === 401) {
+          void credentialFailures(req, res, () => next(err));
+          return;
+        }
+        next(err);
+      };
+      Promise.resolve(authenticate(req, res, done)).catch(done);
+    },
+  ];
+
   const perCredential = rateLimit({
     ...common,
     limit: options.limit,
@@ -120,6 +173,7 @@ export function createRateLimiters(options: RateLimitOptions): RateLimiters {
 
   return {
     failedAuth,
+    guardAuthentication,
     perCredential,
     async close() {
       for (const store of stores) await store.shutdown?.();

@@ -160,3 +160,25 @@ describe('Rate limit on the business-scoped family', () => {
     expect(res.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
   });
 });
+
+describe('failed-authentication budget under concurrency', () => {
+  it('When many valid requests from one address are in flight at once, then none is refused by the failure budget', async () => {
+    const app = otherApp({ failedAuthLimit: 3, limit: 1_000 });
+    const t = await buildTenant(ctx.db);
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => app.request().get('/api/v1/suggestions').set('X-API-Key', t.read)),
+    ).then((all) => all.map((res) => res.status));
+    expect(statuses).toEqual(Array(20).fill(200));
+  });
+
+  it('When an address has spent its failure budget, then even a valid key from it is a 429 until the window ends', async () => {
+    const app = otherApp({ failedAuthLimit: 2, limit: 1_000 });
+    const t = await buildTenant(ctx.db);
+    for (let i = 0; i < 2; i++)
+      expect((await app.request().get('/api/v1/suggestions').set('X-API-Key', 'fbk_nope')).status).toBe(401);
+    const res = await app.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
