@@ -1,7 +1,7 @@
 /**
  * npm run bench -- --soak [--seconds 300]: mixed reads and writes at 80% of the measured capacity for
  * five minutes, against the compiled server on PostgreSQL. Pass criteria: zero 5xx (indeed zero non-2xx),
- * no acknowledged write lost, and server RSS at the end within 10% of the RSS after warm-up.
+ * no acknowledged write lost, and server RSS at the end no more than 10% above the RSS after warm-up.
  * Writes bench/results/soak.json and prints it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,7 +114,8 @@ async function main() {
       pass: {
         zero_5xx: reads.non2xx + writes.non2xx === 0 && reads.errors + writes.errors === 0,
         no_acknowledged_write_lost: stored >= acknowledged,
-        rss_within_10_percent: Math.abs(rssGrowthPct) <= 10,
+        // A leak shows as growth; memory the collector hands back after the warm-up is no failure.
+        rss_growth_within_10_percent: rssGrowthPct <= 10,
       },
     };
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
