@@ -8,37 +8,14 @@ import {
   buildTenant,
   removeBusiness,
 } from '../support/factories.js';
+import { SPEC_ISSUE_LIST_FIELDS, SPEC_SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
 
 const ctx = useTestApp();
 
 type Item = Record<string, unknown> & { id: string; created_at: string };
 
-const SUGGESTION_FIELDS = [
-  'id',
-  'content',
-  'status',
-  'priority',
-  'sentiment',
-  'sentiment_score',
-  'customer_name',
-  'customer_email',
-  'upvote_count',
-  'created_at',
-  'updated_at',
-];
-const ISSUE_FIELDS = [
-  'id',
-  'title',
-  'description',
-  'status',
-  'priority',
-  'assignee_id',
-  'customer_name',
-  'customer_email',
-  'resolved_at',
-  'created_at',
-  'updated_at',
-];
+const SUGGESTION_FIELDS = SPEC_SUGGESTION_LIST_FIELDS;
+const ISSUE_FIELDS = SPEC_ISSUE_LIST_FIELDS;
 
 const exportOf = (resource: 'suggestions' | 'issues', key: string, query: Record<string, string> = {}) =>
   ctx.request().get(`/api/v1/export/${resource}`).set('X-API-Key', key).query(query);

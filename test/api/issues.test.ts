@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildIssue, buildTenant } from '../support/factories.js';
+import { SPEC_ISSUE_LIST_FIELDS } from '../support/spec-fields.js';
 
 const ctx = useTestApp();
 
-const LIST_FIELDS = [
-  'id',
-  'title',
-  'description',
-  'status',
-  'priority',
-  'assignee_id',
-  'customer_name',
-  'customer_email',
-  'resolved_at',
-  'created_at',
-  'updated_at',
-];
+const LIST_FIELDS = SPEC_ISSUE_LIST_FIELDS;
 type Item = Record<string, unknown> & { id: string };
 
 const list = (key: string, query: Record<string, string | number> = {}) =>

@@ -2,22 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildBusiness, buildLocation, buildTenant } from '../support/factories.js';
+import { SPEC_SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
 
 const ctx = useTestApp();
 
-const LIST_FIELDS = [
-  'id',
-  'content',
-  'status',
-  'priority',
-  'sentiment',
-  'sentiment_score',
-  'customer_name',
-  'customer_email',
-  'upvote_count',
-  'created_at',
-  'updated_at',
-];
+const LIST_FIELDS = SPEC_SUGGESTION_LIST_FIELDS;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function create(key: string, body: Record<string, unknown>) {

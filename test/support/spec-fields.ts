@@ -1,0 +1,31 @@
+/**
+ * The list fields of the spec (4.2 and 4.3), in its order, written out from the spec rather than taken
+ * from the code: tests compare what the API sends against these, so a drift in the code shows.
+ */
+export const SPEC_SUGGESTION_LIST_FIELDS = [
+  'id',
+  'content',
+  'status',
+  'priority',
+  'sentiment',
+  'sentiment_score',
+  'customer_name',
+  'customer_email',
+  'upvote_count',
+  'created_at',
+  'updated_at',
+];
+
+export const SPEC_ISSUE_LIST_FIELDS = [
+  'id',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'assignee_id',
+  'customer_name',
+  'customer_email',
+  'resolved_at',
+  'created_at',
+  'updated_at',
+];
