@@ -80,9 +80,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
     return;
   }
   res.set(httpError.headers);
-  res
-    .status(httpError.statusCode)
-    .json(errorBody(httpError.statusCode, httpError.message, httpError.code, req.id as string));
+  res.status(httpError.statusCode).json(errorBody(httpError.statusCode, httpError.message, httpError.code, req.id));
 };
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {

@@ -118,10 +118,11 @@ describe('API key authentication on /api/v1', () => {
 
   it('When requests carry keys, then the raw keys never appear in the logs', async () => {
     const t = await buildTenant(ctx.db);
+    ctx.logs.length = 0;
     await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read);
     await ctx.request().get('/api/v1/suggestions').set('Authorization', `Bearer ${t.write}`);
     const logs = ctx.logs.join('');
-    expect(logs).toContain('[redacted]');
+    expect(logs.match(/"url":"\/api\/v1\/suggestions"/g)).toHaveLength(2);
     expect(logs).not.toContain(t.read);
     expect(logs).not.toContain(t.write);
     expect(logs).not.toContain(t.read.slice(4));
