@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { analyticsRoutes } from './analytics/analytics.routes.js';
 import { apiKeyRoutes } from './api-keys/api-key.routes.js';
+import { ListCache } from './cache/list-cache.js';
 import { apiKeyAuth, businessAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { corsPolicy } from './http/cors.js';
@@ -83,11 +84,12 @@ export function createApp({
     next();
   });
 
+  const lists = new ListCache(Math.round((config.LIST_CACHE_MB ?? 16) * 2 ** 20));
   const v1 = express.Router();
   v1.use(authenticated(apiKeyAuth(db.pool)));
   v1.use(jsonBody);
-  v1.use(suggestionRoutesV1(db.pool));
-  v1.use(issueRoutesV1(db.pool));
+  v1.use(suggestionRoutesV1(db.pool, lists));
+  v1.use(issueRoutesV1(db.pool, lists));
   v1.use(exportRoutesV1(db.pool));
   app.use('/api/v1', v1);
 

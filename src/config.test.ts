@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: 60,
       RATE_LIMIT_FAILED_AUTH_PER_MINUTE: 30,
       REDIS_URL: undefined,
+      LIST_CACHE_MB: 16,
       TRUST_PROXY: undefined,
       PUBLIC_BASE_URL: 'http://localhost:3000',
       CORS_ORIGINS: [],

@@ -19,6 +19,8 @@ const envSchema = z.object({
    */
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(30)),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Memory for cached /api/v1 list responses (docs/caching.md), in MiB; 0 turns the cache off. */
+  LIST_CACHE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(4096).default(16)),
   /** Origins (comma-separated, exact) whose browser scripts may call the API; unset means no CORS at all. */
   CORS_ORIGINS: z.preprocess(
     emptyAsUndefined,

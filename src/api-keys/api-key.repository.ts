@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { changeNumberSql } from '../cache/change.repository.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import type { Plan, Scope } from '../shared/schemas.js';
 
@@ -14,9 +15,13 @@ export interface ApiKeyRow {
   revoked_at: Date | null;
 }
 
-/** What authentication needs: the key, and the plan of the business it belongs to. */
+/**
+ * What authentication needs: the key, the plan of the business it belongs to, and that business's
+ * change number, read in the same round trip for the cached lists of /api/v1 (docs/caching.md).
+ */
 export interface KeyCredentialRow extends ApiKeyRow {
   plan: Plan;
+  change_number: number;
 }
 
 const COLUMNS =
@@ -41,7 +46,7 @@ export async function insertApiKey(
 export async function findKeyByDigest(db: Queryable, digest: Buffer): Promise<KeyCredentialRow | null> {
   const { rows } = await db.query<KeyCredentialRow>(
     /* sql */ `
-    SELECT ${COLUMNS}, b.plan
+    SELECT ${COLUMNS}, b.plan, ${changeNumberSql('k.business_id')} AS change_number
     FROM api_keys k
     JOIN businesses b ON b.id = k.business_id
     WHERE k.digest = $1`,

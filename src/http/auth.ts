@@ -17,6 +17,8 @@ export interface ApiKeyPrincipal {
   keyName: string;
   /** The user the key acts for (who created it): comments are authored by them. */
   userId: string;
+  /** The business's change number when the key was checked (src/cache/list-cache.ts). */
+  changeNumber: number;
 }
 
 export interface UserPrincipal {
@@ -82,6 +84,7 @@ async function resolveApiKey(pool: pg.Pool, req: Request, key: string): Promise<
     keyId: row.id,
     keyName: row.name,
     userId: row.created_by,
+    changeNumber: row.change_number,
   };
 }
 

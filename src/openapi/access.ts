@@ -25,6 +25,7 @@ const withScope = (scope: Scope): Principal => ({
   keyId: '',
   keyName: '',
   userId: '',
+  changeNumber: 0,
 });
 const withRole = (role: Role): Principal => ({ kind: 'user', businessId: '', role, userId: '', sessionId: '' });
 

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type pg from 'pg';
 import { mountCommentRoutes } from '../comments/comment.routes.js';
+import { sendCachedList, type ListCache } from '../cache/list-cache.js';
 import { principalOf } from '../http/auth.js';
 import { permit } from '../http/authorize.js';
 import { idParam, pageEnvelope } from '../http/params.js';
@@ -10,14 +11,23 @@ import { createSuggestionBody, listSuggestionsQuery, updateSuggestionBody } from
 import { changeSuggestion, createSuggestion, getSuggestion, listSuggestions } from './suggestion.service.js';
 
 /** /api/v1/suggestions: the business comes from the API key. */
-export function suggestionRoutesV1(pool: pg.Pool): Router {
+export function suggestionRoutesV1(pool: pg.Pool, lists: ListCache): Router {
   const router = Router();
 
   router.get('/suggestions', async (req, res) => {
-    const { businessId } = principalOf(req);
-    const { page, limit, sort, order, ...filter } = parseQuery(listSuggestionsQuery, req.query);
-    const result = await listSuggestions(pool, businessId, filter, { sort, order, limit, offset: (page - 1) * limit });
-    res.json(pageEnvelope(result.rows.map(toSuggestionListItem), result.total, page, limit));
+    const principal = principalOf(req);
+    const { businessId } = principal;
+    const query = parseQuery(listSuggestionsQuery, req.query);
+    await sendCachedList(res, lists, pool, principal, `suggestions ${JSON.stringify(query)}`, async () => {
+      const { page, limit, sort, order, ...filter } = query;
+      const result = await listSuggestions(pool, businessId, filter, {
+        sort,
+        order,
+        limit,
+        offset: (page - 1) * limit,
+      });
+      return pageEnvelope(result.rows.map(toSuggestionListItem), result.total, page, limit);
+    });
   });
 
   router.get('/suggestions/:id', async (req, res) => {
