@@ -9,10 +9,12 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withClient, createBenchDatabase, dropBenchDatabase } from './lib/database.js';
-import { alternate, measureExport, medianOf, medianRatio, type Timing } from './lib/measure.js';
+import { alternate, encodeTime, measureExport, medianOf, medianRatio, type Timing } from './lib/measure.js';
+import { NEWEST_FIRST } from '../src/exports/export.service.js';
+import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
 import { ROOT, run, startServer, type Server } from './lib/processes.js';
 import { summaryTable, targetsSummary } from './lib/report.js';
-import { createTenant, seedOtherBusinesses, seedWithCli, vacuumAnalyze } from './lib/setup.js';
+import { createTenant, postgresIngestRate, seedOtherBusinesses, seedWithCli, vacuumAnalyze } from './lib/setup.js';
 import { round } from './lib/stats.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
@@ -86,12 +88,17 @@ async function main() {
   const writer = await createTenant('Creates', pgEnv);
   const seeded = await seedWithCli(large, plan.large, pgEnv);
   log(`  large business: ${seeded.rows} rows at ${seeded.rows_per_second} rows/s`);
+  const ingest = await postgresIngestRate(databaseUrl, (await createTenant('Ingest', pgEnv)).id, plan.small * 20);
+  log(`  PostgreSQL alone, rows made in the server: ${ingest} suggestion rows/s`);
   await seedWithCli(small, plan.small, pgEnv);
   await seedOtherBusinesses(databaseUrl, plan.others, plan.otherSuggestions);
   log(`  ${plan.others} other businesses of ${plan.otherSuggestions} suggestions; vacuum analyze`);
   await vacuumAnalyze(databaseUrl);
 
+  // The service as deployed, and the same with its list cache off: the query figures below are about
+  // the database work, which a cached answer would skip (docs/caching.md).
   const api = await service(pgEnv, 'service');
+  const uncached = await service({ ...pgEnv, LIST_CACHE_MB: '0' }, 'service-uncached');
   const asKey = (tenant: { key: string }) => ({ 'x-api-key': tenant.key });
   const asBearer = (tenant: { key: string }) => ({ authorization: `Bearer ${tenant.key}` });
   const listUrl = (base: string, query = '') => `${base}/api/v1/suggestions?limit=50${query}`;
@@ -126,6 +133,13 @@ async function main() {
     ),
   );
 
+  const records = await withClient(databaseUrl, async (client) => {
+    const { sql, params } = selectSuggestionRecords(small.id, {}, NEWEST_FIRST);
+    return (await client.query<unknown[]>({ text: sql, values: params, rowMode: 'array' })).rows;
+  });
+  const encodeMs = encodeTime(records, SUGGESTION_LIST_FIELDS, plan.exportRuns);
+  log(`  CSV encoding alone of the same ${records.length} rows: ${round(encodeMs, 1)} ms`);
+
   // The bare app answers with the very bytes the service sends for the list.
   const body = await (await fetch(listUrl(api.url), { headers: asKey(small) })).text();
   writeFileSync(join(workDir, 'list-body.json'), body);
@@ -156,6 +170,7 @@ async function main() {
   const versus = await alternate(
     {
       list: get(listUrl(api.url), asKey(small)),
+      list_uncached: get(listUrl(uncached.url), asKey(small)),
       bare: get(listUrl(bare.url), {}),
       floor: get(listUrl(floor.url), asKey(small)),
     },
@@ -167,17 +182,17 @@ async function main() {
   log('list variants');
   const variants = await alternate(
     {
-      filtered: get(listUrl(api.url, '&status=pending&priority=high'), asKey(small)),
-      sort_priority: get(listUrl(api.url, '&sort=priority'), asKey(small)),
-      deep_page: get(listUrl(api.url, '&page=100'), asKey(small)),
-      q: get(listUrl(api.url, '&q=coffee'), asKey(small)),
+      filtered: get(listUrl(uncached.url, '&status=pending&priority=high'), asKey(small)),
+      sort_priority: get(listUrl(uncached.url, '&sort=priority'), asKey(small)),
+      deep_page: get(listUrl(uncached.url, '&page=100'), asKey(small)),
+      q: get(listUrl(uncached.url, '&q=coffee'), asKey(small)),
     },
     { ...timing, rounds: 1 },
   );
 
   log(`scale: ${plan.large} suggestions against ${plan.small}`);
   const scale = await alternate(
-    { large: get(listUrl(api.url), asKey(large)), small: get(listUrl(api.url), asKey(small)) },
+    { large: get(listUrl(uncached.url), asKey(large)), small: get(listUrl(uncached.url), asKey(small)) },
     timing,
   );
   const overview = (tenant: { id: string }) => `${api.url}/businesses/${tenant.id}/analytics/overview`;
@@ -202,14 +217,14 @@ async function main() {
   );
 
   log('embedded database against PostgreSQL');
-  const embeddedEnv = { DATABASE_URL: '', DATA_DIR: join(workDir, 'embedded') };
+  const embeddedEnv = { DATABASE_URL: '', DATA_DIR: join(workDir, 'embedded'), LIST_CACHE_MB: '0' };
   const embedded = await service(embeddedEnv, 'embedded');
   const embeddedTenant = await createTenant('Embedded', embeddedEnv);
   await seedWithCli(embeddedTenant, plan.small, embeddedEnv);
   const modes = await alternate(
     {
       embedded: get(listUrl(embedded.url), asKey(embeddedTenant)),
-      postgres: get(listUrl(api.url), asKey(small)),
+      postgres: get(listUrl(uncached.url), asKey(small)),
     },
     timing,
   );
@@ -248,7 +263,10 @@ async function main() {
     },
     list_vs_bare_express_throughput_ratio: round(medianRatio(versus.list, versus.bare, rps)),
     list_vs_floor_throughput_ratio: round(medianRatio(versus.list, versus.floor, rps)),
+    list_uncached_vs_bare_express_throughput_ratio: round(medianRatio(versus.list_uncached, versus.bare, rps)),
+    list_uncached_vs_floor_throughput_ratio: round(medianRatio(versus.list_uncached, versus.floor, rps)),
     list_rps: Math.round(medianOf(versus.list, rps)),
+    list_uncached_rps: Math.round(medianOf(versus.list_uncached, rps)),
     bare_express_rps: Math.round(medianOf(versus.bare, rps)),
     floor_rps: Math.round(medianOf(versus.floor, rps)),
     list_p50_ms: medianOf(versus.list, p50),
@@ -270,10 +288,14 @@ async function main() {
     export_csv_10k_ms: round(exported.exportMs, 1),
     copy_csv_10k_ms: round(exported.copyMs, 1),
     export_csv_10k_rss_growth_mb: round(exported.rssGrowthMb, 1),
+    export_encode_10k_ms: round(encodeMs, 1),
+    export_encode_10k_vs_copy_time_ratio: round(encodeMs / exported.copyMs),
     embedded_vs_postgres_list_throughput_ratio: round(medianRatio(modes.embedded, modes.postgres, rps)),
     embedded_list_rps: Math.round(medianOf(modes.embedded, rps)),
     postgres_list_rps: Math.round(medianOf(modes.postgres, rps)),
     seed_rows_per_second: seeded.rows_per_second,
+    postgres_ingest_rows_per_second: ingest,
+    seed_vs_postgres_ingest_ratio: round(seeded.rows_per_second / ingest),
     duration_seconds: Math.round((Date.now() - started) / 1000),
   };
   results.targets = targetsSummary(results);

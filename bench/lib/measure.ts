@@ -2,6 +2,9 @@ import http from 'node:http';
 import type pg from 'pg';
 import { runLoad, type LoadRequest, type LoadResult } from './load.js';
 import { rssBytes, sampleRss } from './memory.js';
+import { csvEncoder } from '../../src/exports/export.csv.js';
+import { CURSOR_BATCH_SIZE } from '../../src/exports/export.cursor.js';
+import type { ExportRecord } from '../../src/exports/export.encoder.js';
 import { copyTime } from './database.js';
 import { median } from './stats.js';
 
@@ -63,6 +66,8 @@ export interface ExportFigures {
   bytes: number;
 }
 
+const WARMUPS = 3;
+
 /** GET `url` and read the body to its end, only counting bytes (as the COPY side does). */
 function download(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
@@ -79,7 +84,7 @@ function download(url: string, headers: Record<string, string>): Promise<{ statu
 
 /**
  * The CSV export over HTTP (every byte read) against COPY of the same rows and columns, in turns,
- * after one warm-up of each. The server's RSS is sampled every 5 ms during each export; the growth
+ * after WARMUPS of each. The server's RSS is sampled every 5 ms during each export; the growth
  * reported is the largest over the runs, the first (cold) one included.
  */
 export async function measureExport(
@@ -101,8 +106,13 @@ export async function measureExport(
     if (status !== 200) throw new Error(`export answered ${status}`);
     return { ms, growth: (peak - before) / 2 ** 20, bytes };
   };
+  // Warm-ups, not timed: the server's code has just been loaded, PostgreSQL's has not. The first
+  // (cold) run still counts for memory.
   const growths = [(await exportOnce()).growth];
-  await copyTime(copyClient, copySql);
+  for (let i = 0; i < WARMUPS; i++) {
+    growths.push((await exportOnce()).growth);
+    await copyTime(copyClient, copySql);
+  }
   const exportMs: number[] = [];
   const copyMs: number[] = [];
   let bytes = 0;
@@ -124,4 +134,24 @@ export async function measureExport(
     rssGrowthMb: Math.max(...growths),
     bytes,
   };
+}
+
+/**
+ * The export's own CSV encoding alone (csv-stringify and the formula guard, in the export's batches)
+ * of `records` already in memory: ms, the median of `runs` after as many warm-ups. Part of every
+ * export's time that no database or network work can take back.
+ */
+export function encodeTime(records: ExportRecord[], columns: readonly string[], runs: number): number {
+  const once = () => {
+    const started = performance.now();
+    const encoder = csvEncoder(columns);
+    encoder.output.resume();
+    for (let i = 0; i < records.length; i += CURSOR_BATCH_SIZE) {
+      encoder.write(records.slice(i, i + CURSOR_BATCH_SIZE));
+    }
+    encoder.end();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < runs; i++) once();
+  return median(Array.from({ length: runs }, once));
 }

@@ -5,6 +5,7 @@ export const TARGETS = {
   analytics_p50_ratio_large_vs_small: { at_most: 2 },
   export_csv_10k_vs_copy_time_ratio: { at_most: 2 },
   export_csv_10k_rss_growth_mb: { at_most: 40 },
+  seed_rows_per_second: { at_least: 50_000 },
 } as const;
 
 type Target = { at_least: number } | { at_most: number };
@@ -19,7 +20,10 @@ const describe = (target: Target) => ('at_least' in target ? `>= ${target.at_lea
 const ROWS: [key: string, label: string][] = [
   ['list_vs_bare_express_throughput_ratio', 'list / bare Express throughput'],
   ['list_vs_floor_throughput_ratio', 'list / floor (node:http + pg) throughput'],
+  ['list_uncached_vs_bare_express_throughput_ratio', 'list, cache off / bare Express throughput'],
+  ['list_uncached_vs_floor_throughput_ratio', 'list, cache off / floor throughput'],
   ['list_rps', 'list throughput (req/s)'],
+  ['list_uncached_rps', 'list throughput, cache off (req/s)'],
   ['bare_express_rps', 'bare Express throughput (req/s)'],
   ['floor_rps', 'floor throughput (req/s)'],
   ['list_p50_ms', 'list p50 (ms)'],
@@ -39,8 +43,12 @@ const ROWS: [key: string, label: string][] = [
   ['export_csv_10k_ms', '10k-row CSV export (ms)'],
   ['copy_csv_10k_ms', 'COPY of the same rows (ms)'],
   ['export_csv_10k_rss_growth_mb', 'export peak RSS growth (MB)'],
+  ['export_encode_10k_ms', 'CSV encoding alone of the same rows (ms)'],
+  ['export_encode_10k_vs_copy_time_ratio', 'CSV encoding alone / COPY time'],
   ['embedded_vs_postgres_list_throughput_ratio', 'list on embedded / on PostgreSQL throughput'],
   ['seed_rows_per_second', 'seed command (rows/s, PostgreSQL)'],
+  ['postgres_ingest_rows_per_second', 'PostgreSQL alone, rows made in the server (rows/s)'],
+  ['seed_vs_postgres_ingest_ratio', 'seed command / PostgreSQL alone'],
 ];
 
 interface Machine {

@@ -60,6 +60,43 @@ export async function seedOtherBusinesses(databaseUrl: string, count: number, su
   }
 }
 
+/**
+ * What PostgreSQL alone inserts into the suggestions table, every index, generated column and
+ * trigger included, with no client doing any work: rows made by generate_series inside the server,
+ * in batches like the seed command's, on two connections at once (one per core here). Ids are
+ * time-ordered like the seed command's UUIDv7. The seed command cannot beat this; the README
+ * compares the two.
+ */
+export async function postgresIngestRate(databaseUrl: string, businessId: string, rows: number): Promise<number> {
+  const BATCH = 5_000;
+  const pool = createPool({ connectionString: databaseUrl, max: 2 }, () => undefined);
+  try {
+    await pool.query('CREATE SEQUENCE IF NOT EXISTS bench_ingest_ids');
+    const insert = /* sql */ `
+      INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score,
+        customer_name, customer_email, is_anonymous, visibility, review_state, source, created_at, updated_at)
+      SELECT (substr(t.ms, 1, 8) || '-' || substr(t.ms, 9, 4) || '-7000-8000-'
+          || lpad(to_hex(nextval('bench_ingest_ids')), 12, '0'))::uuid,
+        $1, 'The coffee was great but the queue was slow this morning, visit ' || g,
+        (ARRAY['pending', 'reviewing', 'in_progress', 'completed']::suggestion_status[])[1 + g % 4],
+        (ARRAY['low', 'medium', 'high', 'critical']::priority[])[1 + g % 4],
+        (ARRAY['positive', 'neutral', 'negative']::sentiment[])[1 + g % 3], (g % 200 - 100) / 100.0,
+        'Customer ' || g % 97, 'customer' || g % 97 || '@example.com', g % 5 = 0, 'internal', 'not_required',
+        'import', now() - (g % 525600) * interval '1 minute', now()
+      FROM generate_series(1, ${BATCH}) AS g,
+        (SELECT lpad(to_hex((extract(epoch FROM now()) * 1000)::bigint), 12, '0') AS ms) AS t`;
+    const started = performance.now();
+    const next = { batch: 0 };
+    const worker = async () => {
+      while (next.batch++ < rows / BATCH) await pool.query(insert, [businessId]);
+    };
+    await Promise.all([worker(), worker()]);
+    return Math.round(rows / ((performance.now() - started) / 1000));
+  } finally {
+    await pool.end();
+  }
+}
+
 /** Fresh statistics and visibility maps, as autovacuum would leave a table that has settled. */
 export async function vacuumAnalyze(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
