@@ -42,7 +42,12 @@ export const issueExport: ExportResource<IssueFilter> = {
 };
 
 /** Newest first, id breaking ties, capped: the export is the first "page" of the list, 10,000 long. */
-export const NEWEST_FIRST: PageRequest<'created_at'> = { sort: 'created_at', order: 'desc', limit: EXPORT_LIMIT, offset: 0 };
+export const NEWEST_FIRST: PageRequest<'created_at'> = {
+  sort: 'created_at',
+  order: 'desc',
+  limit: EXPORT_LIMIT,
+  offset: 0,
+};
 
 export interface ExportRun {
   /** Every matching record, including those past the cap. */
