@@ -7,6 +7,7 @@ import { openEmbedded } from '../../src/db/embedded.js';
 import { useOtherApps, useTestApp } from '../support/app.js';
 import { testMode } from '../support/database.js';
 import { buildTeam } from '../support/factories.js';
+import { reservablePort } from '../support/ports.js';
 import { cliJson, databaseEnv, startServer } from '../support/processes.js';
 
 const ctx = useTestApp();
@@ -28,15 +29,6 @@ class PostgresRelay {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   constructor(readonly port: number) {}
-
-  static async freePort(): Promise<number> {
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as { port: number };
-    probe.close();
-    await once(probe, 'close');
-    return port;
-  }
 
   async up(target: URL): Promise<void> {
     this.server = createServer((client) => {
@@ -112,7 +104,7 @@ describe.skipIf(!onPostgres)('PostgreSQL faults (PostgreSQL only)', () => {
   });
 
   it('When PostgreSQL is down at start, then the server answers 503 and connects once it is up; the same when it goes away later', async () => {
-    const relay = new PostgresRelay(await PostgresRelay.freePort());
+    const relay = new PostgresRelay(await reservablePort());
     const real = new URL(process.env.TEST_DATABASE_URL!);
     const viaRelay = new URL(real);
     viaRelay.hostname = '127.0.0.1';

@@ -2,16 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-/** A loopback port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { reservablePort } from './ports.js';
 
 async function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -35,7 +26,7 @@ export class ThrowAwayRedis {
 
   /** Not started yet: what an instance finds when Redis is down at its start. */
   static async onFreePort(): Promise<ThrowAwayRedis> {
-    return new ThrowAwayRedis(await freePort());
+    return new ThrowAwayRedis(await reservablePort());
   }
 
   static async start(): Promise<ThrowAwayRedis> {
