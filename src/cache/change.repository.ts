@@ -1,5 +1,3 @@
-import type { Queryable } from '../db/database.js';
-
 /**
  * The business's change number (migrations/0004_changes.sql), as an expression over the SQL that
  * names the business: it grows with every committed write to the business's suggestions or issues,
@@ -9,8 +7,3 @@ export const changeNumberSql = (businessIdSql: string): string => /* sql */ `(
     SELECT coalesce(sum(c.n), 0)
     FROM change_counts c
     WHERE c.business_id = ${businessIdSql})`;
-
-export async function changeNumber(db: Queryable, businessId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`SELECT ${changeNumberSql('$1')} AS n`, [businessId]);
-  return rows[0]!.n;
-}

@@ -1,7 +1,5 @@
 import type { Response } from 'express';
-import type { Queryable } from '../db/database.js';
 import type { Principal } from '../http/auth.js';
-import { changeNumber } from './change.repository.js';
 
 interface Entry {
   /** The business's change number read before the body was made. */
@@ -62,31 +60,28 @@ export class ListCache {
 
 /**
  * Answers a list request from the cache when the business has not changed since the response was
- * made, else with `build()`'s result, which is then kept. The change number is read before the list
- * (an API key brings the one read with it): the list's snapshot is then at least as new as the
- * number it is filed under, and every later write moves the number on, so no request is ever
- * answered with data older than its own start. `key` must hold everything the response depends on
- * besides the business's rows.
+ * made, else with `build()`'s result, which is then kept. The change number is the one the API key
+ * lookup read, before the list: the list's snapshot is then at least as new as the number it is
+ * filed under, and every later write moves the number on, so no request is ever answered with data
+ * older than its own start. Other principals carry no number and are answered uncached. `key` must
+ * hold everything the response depends on besides the business's rows.
  */
 export async function sendCachedList(
   res: Response,
   cache: ListCache,
-  db: Queryable,
   principal: Principal,
   key: string,
   build: () => Promise<unknown>,
 ): Promise<void> {
-  if (cache.maxBytes === 0) {
+  if (cache.maxBytes === 0 || principal.kind !== 'api_key') {
     res.json(await build());
     return;
   }
-  const { businessId } = principal;
-  const change = principal.kind === 'api_key' ? principal.changeNumber : await changeNumber(db, businessId);
-  const fullKey = `${businessId} ${key}`;
-  let body = cache.get(fullKey, change);
+  const fullKey = `${principal.businessId} ${key}`;
+  let body = cache.get(fullKey, principal.changeNumber);
   if (!body) {
     body = Buffer.from(JSON.stringify(await build()));
-    cache.set(fullKey, change, body);
+    cache.set(fullKey, principal.changeNumber, body);
   }
   res.set('Content-Type', 'application/json; charset=utf-8').send(body);
 }

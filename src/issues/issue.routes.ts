@@ -17,7 +17,7 @@ export function issueRoutesV1(pool: pg.Pool, lists: ListCache): Router {
     const principal = principalOf(req);
     const { businessId } = principal;
     const query = parseQuery(listIssuesQuery, req.query);
-    await sendCachedList(res, lists, pool, principal, `issues ${JSON.stringify(query)}`, async () => {
+    await sendCachedList(res, lists, principal, `issues ${JSON.stringify(query)}`, async () => {
       const { page, limit, sort, order, ...filter } = query;
       const result = await listIssues(pool, businessId, filter, { sort, order, limit, offset: (page - 1) * limit });
       return pageEnvelope(result.rows.map(toIssueListItem), result.total, page, limit);

@@ -18,7 +18,7 @@ export function suggestionRoutesV1(pool: pg.Pool, lists: ListCache): Router {
     const principal = principalOf(req);
     const { businessId } = principal;
     const query = parseQuery(listSuggestionsQuery, req.query);
-    await sendCachedList(res, lists, pool, principal, `suggestions ${JSON.stringify(query)}`, async () => {
+    await sendCachedList(res, lists, principal, `suggestions ${JSON.stringify(query)}`, async () => {
       const { page, limit, sort, order, ...filter } = query;
       const result = await listSuggestions(pool, businessId, filter, {
         sort,
