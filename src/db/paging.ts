@@ -1,4 +1,6 @@
 import type { SortOrder } from '../shared/schemas.js';
+import type { Queryable } from './database.js';
+import type { SqlQuery } from './where.js';
 
 export interface PageRequest<Sort extends string = string> {
   sort: Sort;
@@ -18,4 +20,25 @@ export function orderAndPage(sortSql: string, page: PageRequest, params: unknown
   return `ORDER BY ${sortSql} ${direction}, ${idColumn} ${direction}
     LIMIT $${params.length - 1}
     OFFSET $${params.length}`;
+}
+
+/**
+ * A page and its exact total in one statement, so a list costs one round trip: `totalSql` (one
+ * `total` column) is computed once and the page joined to it; a page past the end is a single row of
+ * nulls besides the total. Both statements share `list.params`, the total's values first.
+ */
+export async function findPageWithTotal<Row extends { id: string }>(
+  db: Queryable,
+  totalSql: string,
+  list: SqlQuery,
+): Promise<{ rows: Row[]; total: number }> {
+  const { rows } = await db.query<Row & { total: number }>(
+    /* sql */ `
+    SELECT t.total, p.*
+    FROM (${totalSql}) AS t
+    LEFT JOIN LATERAL (${list.sql}) AS p ON true`,
+    list.params,
+  );
+  const first = rows[0]!;
+  return { rows: first.id === null ? [] : rows, total: first.total };
 }

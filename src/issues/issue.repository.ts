@@ -2,7 +2,7 @@ import { planCount, type FilterKind } from '../counts/count-plan.js';
 import { createdSinceSql, issueCountSql } from '../counts/counts.repository.js';
 import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
-import { orderAndPage, type PageRequest } from '../db/paging.js';
+import { findPageWithTotal, orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
 import type { IssueStatus, Priority } from '../shared/schemas.js';
 import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
@@ -142,8 +142,8 @@ export async function countIssues(db: Queryable, businessId: string, filter: Iss
   return rows[0]!.total;
 }
 
-/** A page and the exact total in one statement (see findSuggestionPage). */
-export async function findIssuePage(
+/** A page and the exact total in one statement (see findPageWithTotal). */
+export function findIssuePage(
   db: Queryable,
   businessId: string,
   filter: IssueFilter,
@@ -151,16 +151,7 @@ export async function findIssuePage(
 ): Promise<{ rows: IssueRow[]; total: number }> {
   const params: unknown[] = [];
   const total = totalSql(businessId, filter, params);
-  const list = selectIssues(businessId, filter, page, params);
-  const { rows } = await db.query<IssueRow & { total: number }>(
-    /* sql */ `
-    SELECT t.total, p.*
-    FROM (${total}) AS t
-    LEFT JOIN LATERAL (${list.sql}) AS p ON true`,
-    params,
-  );
-  const first = rows[0]!;
-  return { rows: first.id === null ? [] : rows, total: first.total };
+  return findPageWithTotal(db, total, selectIssues(businessId, filter, page, params));
 }
 
 /** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */

@@ -2,7 +2,7 @@ import { planCount, type FilterKind } from '../counts/count-plan.js';
 import { createdSinceSql, suggestionCountSql } from '../counts/counts.repository.js';
 import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
-import { orderAndPage, type PageRequest } from '../db/paging.js';
+import { findPageWithTotal, orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
 import type { Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';
 import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
@@ -156,11 +156,8 @@ export async function countSuggestions(db: Queryable, businessId: string, filter
   return rows[0]!.total;
 }
 
-/**
- * A page and the exact total in one statement, so a list costs one round trip: the total is computed
- * once, and the page joined to it (a page past the end is a single row of nulls besides the total).
- */
-export async function findSuggestionPage(
+/** A page and the exact total in one statement (see findPageWithTotal). */
+export function findSuggestionPage(
   db: Queryable,
   businessId: string,
   filter: SuggestionFilter,
@@ -168,16 +165,7 @@ export async function findSuggestionPage(
 ): Promise<{ rows: SuggestionRow[]; total: number }> {
   const params: unknown[] = [];
   const total = totalSql(businessId, filter, params);
-  const list = selectSuggestions(businessId, filter, page, params);
-  const { rows } = await db.query<SuggestionRow & { total: number }>(
-    /* sql */ `
-    SELECT t.total, p.*
-    FROM (${total}) AS t
-    LEFT JOIN LATERAL (${list.sql}) AS p ON true`,
-    params,
-  );
-  const first = rows[0]!;
-  return { rows: first.id === null ? [] : rows, total: first.total };
+  return findPageWithTotal(db, total, selectSuggestions(businessId, filter, page, params));
 }
 
 /** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */
