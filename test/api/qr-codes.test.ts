@@ -7,6 +7,12 @@ type Team = Awaited<ReturnType<typeof buildTeam>>;
 
 const base = (t: Team) => `/businesses/${t.business.id}/qr-codes`;
 const asOwner = (t: Team) => ({ Authorization: `Bearer ${t.ownerToken}` });
+/** The status of GET or DELETE on one of the team's QR code paths, as its owner. */
+async function statusOf(method: 'get' | 'delete', t: Team, id: string): Promise<number> {
+  const agent = ctx.request();
+  const request = method === 'get' ? agent.get(`${base(t)}/${id}`) : agent.delete(`${base(t)}/${id}`);
+  return (await request.set(asOwner(t))).status;
+}
 
 async function create(t: Team, body: Record<string, unknown>) {
   const res = await ctx.request().post(base(t)).set(asOwner(t)).send(body);
@@ -73,22 +79,8 @@ describe('/businesses/:id/qr-codes', () => {
       .set(asOwner(t));
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    expect(
-      (
-        await ctx
-          .request()
-          .get(`${base(t)}/${qr.id}`)
-          .set(asOwner(t))
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await ctx
-          .request()
-          .delete(`${base(t)}/${qr.id}`)
-          .set(asOwner(t))
-      ).status,
-    ).toBe(404);
+    expect(await statusOf('get', t, qr.id)).toBe(404);
+    expect(await statusOf('delete', t, qr.id)).toBe(404);
   });
 
   it('When the image is asked as SVG or PNG, then a QR image of the requested size comes back', async () => {
@@ -159,21 +151,7 @@ describe('/businesses/:id/qr-codes', () => {
     const t = await buildTeam(ctx.db);
     const other = await buildTeam(ctx.db);
     const theirs = await create(other, { label: 'Theirs' });
-    expect(
-      (
-        await ctx
-          .request()
-          .delete(`${base(t)}/${theirs.id}`)
-          .set(asOwner(t))
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await ctx
-          .request()
-          .get(`${base(other)}/${theirs.id}`)
-          .set(asOwner(other))
-      ).status,
-    ).toBe(200);
+    expect(await statusOf('delete', t, theirs.id)).toBe(404);
+    expect(await statusOf('get', other, theirs.id)).toBe(200);
   });
 });
