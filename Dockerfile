@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # Build: compile the TypeScript, then keep only the production dependencies.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY tsconfig.json ./
@@ -10,7 +10,7 @@ COPY src ./src
 RUN npm ci && npm prune --omit=dev
 
 # Run: the compiled code, production dependencies and migrations, as an unprivileged user.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \

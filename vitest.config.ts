@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { ORDINARY_MS } from './test/support/budgets.js';
 
 // The suite always runs on the embedded database, and once more on PostgreSQL when TEST_DATABASE_URL is set.
 const modes = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
@@ -8,18 +10,26 @@ const EMBEDDED_ONLY = [
   'test/db/embedded.test.ts',
   'test/openapi/lint.test.ts',
   'test/openapi/contract.test.ts',
+  'test/openapi/routes.test.ts',
   'test/openapi/docs.browser.test.ts',
 ];
 
 export default defineConfig({
   test: {
-    testTimeout: 20_000,
+    // An ordinary test makes a few dozen requests: seconds, even on a loaded 2-core machine. A test that
+    // does more (starts processes, writes thousands of rows) sets its own timeout and says why; past
+    // these 20 s an ordinary test is stuck, not slow.
+    testTimeout: ORDINARY_MS,
+    // beforeAll opens the file's database (PGlite from the migrated template, or a pool and migrations
+    // on PostgreSQL) and afterAll closes it: seconds at worst. A hook that starts a server sets its own.
+    hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],
-    // Most of a test's time is spent waiting on a database or a child process, not on this CPU.
-    maxWorkers: 3,
+    // One worker per core. The embedded database runs inside each worker, so a worker is busy on this
+    // CPU rather than waiting; more workers than cores only stretch every test, and on CI's shared
+    // 2-core machine, which may run a second suite at the same time, that is what made tests time out.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Test files share nothing but imported modules: no need to re-import them per file.
     isolate: false,
-    hookTimeout: 60_000,
     projects: modes.map((mode) => ({
       extends: true,
       test: {

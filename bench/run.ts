@@ -1,7 +1,7 @@
 /**
  * npm run bench [-- --quick]: the service against a bare Express app and a framework-free floor,
  * at scale, on PostgreSQL (BENCH_DATABASE_URL), with load from autocannon in its own process.
- * Writes bench/results/{full,quick}.json and prints a summary. See README, "Performance".
+ * Writes bench/results/{full,quick}.json and prints a summary. See bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,9 +12,16 @@ import { withClient, createBenchDatabase, dropBenchDatabase } from './lib/databa
 import { alternate, encodeTime, measureExport, medianOf, medianRatio, type Timing } from './lib/measure.js';
 import { NEWEST_FIRST } from '../src/exports/export.service.js';
 import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
-import { ROOT, run, startServer, type Server } from './lib/processes.js';
+import { freePort, ROOT, run, SERVER_NODE_VERSION, startServer, type Server } from './lib/processes.js';
 import { summaryTable, targetsSummary } from './lib/report.js';
-import { createTenant, postgresIngestRate, seedOtherBusinesses, seedWithCli, vacuumAnalyze } from './lib/setup.js';
+import {
+  createTenant,
+  postgresIngestRate,
+  seedOtherBusinesses,
+  seedWithCli,
+  signIn,
+  vacuumAnalyze,
+} from './lib/setup.js';
 import { round } from './lib/stats.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
@@ -179,6 +186,23 @@ async function main() {
   await bare.stop();
   await floor.stop();
 
+  // The dashboard's list (the business-scoped family), by key and by session, against the /api/v1
+  // list; and the same /api/v1 list on an instance that measures itself (METRICS_PORT).
+  log('dashboard list, and the cost of metrics');
+  const session = await signIn(small, api.url, pgEnv);
+  const measured = await service({ ...pgEnv, METRICS_PORT: String(await freePort()) }, 'service-metrics');
+  const dashboardUrl = `${api.url}/businesses/${small.id}/suggestions?limit=50`;
+  const dashboard = await alternate(
+    {
+      v1: get(listUrl(api.url), asKey(small)),
+      business_key: get(dashboardUrl, asBearer(small)),
+      business_session: get(dashboardUrl, { authorization: `Bearer ${session}` }),
+      metrics_on: get(listUrl(measured.url), asKey(small)),
+    },
+    timing,
+  );
+  await measured.stop();
+
   log('list variants');
   const variants = await alternate(
     {
@@ -236,16 +260,27 @@ async function main() {
     const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
     return rows[0]!.server_version;
   });
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT }).toString().trim();
+  // A source tarball has no .git (and a machine may have no git): the figures are kept all the same.
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const head = git('rev-parse', '--short', 'HEAD');
   const results: Record<string, unknown> = {
     mode,
     generated_at: new Date().toISOString(),
-    commit: `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'src', 'migrations') ? '+dirty' : ''}`,
+    commit: head ? `${head}${git('status', '--porcelain', '--', 'src', 'migrations') ? '+dirty' : ''}` : 'unknown',
     machine: {
       cores: os.cpus().length,
       cpu: os.cpus()[0]?.model,
       memory_gb: round(os.totalmem() / 2 ** 30, 1),
       node: process.version,
+      server_node: SERVER_NODE_VERSION,
       postgres: postgresVersion,
       load_average_at_start: loadStart.map((n) => round(n)),
       load_average_at_end: os.loadavg().map((n) => round(n)),
@@ -270,6 +305,11 @@ async function main() {
     bare_express_rps: Math.round(medianOf(versus.bare, rps)),
     floor_rps: Math.round(medianOf(versus.floor, rps)),
     list_p50_ms: medianOf(versus.list, p50),
+    business_list_vs_v1_list_throughput_ratio: round(medianRatio(dashboard.business_key, dashboard.v1, rps)),
+    business_list_session_vs_v1_list_throughput_ratio: round(
+      medianRatio(dashboard.business_session, dashboard.v1, rps),
+    ),
+    metrics_overhead_ratio: round(medianRatio(dashboard.metrics_on, dashboard.v1, rps)),
     list_p99_ms: medianOf(versus.list, p99),
     ...Object.fromEntries(
       Object.entries(variants).flatMap(([name, runs]) => [

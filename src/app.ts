@@ -1,29 +1,22 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
-import type { Database } from './db/database.js';
-import { analyticsRoutes } from './analytics/analytics.routes.js';
-import { apiKeyRoutes } from './api-keys/api-key.routes.js';
+import { admitIdentified, apiKeyAuth, businessAuth, sessionAuth } from './auth/credentials.js';
+import { LoginThrottle, type LoginThrottleOptions } from './auth/login-throttle.js';
 import { ListCache } from './cache/list-cache.js';
-import { apiKeyAuth, businessAuth } from './http/auth.js';
-import { jsonBody } from './http/body.js';
+import type { Config } from './config/config.js';
+import type { Database } from './db/database.js';
+import { serviceUnavailable } from './errors/http-error.js';
 import { corsPolicy } from './http/cors.js';
-import { exportRoutesV1 } from './exports/export.routes.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
-import { HttpError } from './http/errors.js';
 import { createRateLimiters, type RateLimiters } from './http/rate-limit.js';
 import { requestLogging } from './http/request-logging.js';
-import { issueBusinessRoutes } from './issues/issue.business-routes.js';
-import { issueRoutesV1 } from './issues/issue.routes.js';
-import { apiDocument } from './openapi/api-document.js';
-import { openApiRoutes } from './openapi/openapi.routes.js';
-import { qrCodeRoutes } from './qr-codes/qr-code.routes.js';
-import { authRoutes } from './sessions/auth.routes.js';
-import { LoginThrottle, type LoginThrottleOptions } from './sessions/login-throttle.js';
-import { suggestionBusinessRoutes } from './suggestions/suggestion.business-routes.js';
-import { suggestionRoutesV1 } from './suggestions/suggestion.routes.js';
-import { inviteAcceptRoutes, teamRoutes } from './team/team.routes.js';
+import type { Metrics } from './metrics/metrics.js';
+import { RouteTable } from './http/route.js';
+import { MailSender, type Mailer } from './mail/mail.sender.js';
+import { mailTransport } from './mail/mail.transport.js';
+import { docsPages } from './openapi/openapi.routes.js';
+import { apiDocument, ROUTES } from './routes.js';
 
 export interface AppDeps {
   db: Database;
@@ -38,6 +31,13 @@ export interface AppDeps {
   rateLimiters?: RateLimiters;
   /** Failed-login slow-down; the defaults suit production, tests shorten the delays. */
   loginThrottle?: LoginThrottleOptions;
+  /** Prometheus metrics (METRICS_PORT): observed only when given, served by main.ts on their own port. */
+  metrics?: Metrics;
+  /**
+   * Sends invites and password resets. main.ts makes one from the configuration and starts its
+   * retries; by default one that sends each message right after its transaction, without retries.
+   */
+  mail?: Mailer;
 }
 
 export function createApp({
@@ -47,6 +47,8 @@ export function createApp({
   isReady = () => true,
   rateLimiters,
   loginThrottle,
+  metrics,
+  mail,
 }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -57,12 +59,19 @@ export function createApp({
   // authentications are limited per address.
   if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
   const limiters = rateLimiters ?? createRateLimiters({ limit: config.RATE_LIMIT_PER_MINUTE ?? 60, logger });
-  // Every router with credentials: guessing is limited before authentication, the credential's budget after it.
+  /**
+   * Every route with a credential in a header: an address that has spent its failure budget is refused
+   * before the credential is looked at; an identified credential is charged for every request, a 403
+   * (another business, a non-member, a plan without API access) included.
+   */
   const authenticated = (authenticate: RequestHandler) => [
-    ...limiters.guardAuthentication(authenticate),
+    limiters.refuseSpentAddress,
+    authenticate,
     limiters.perCredential,
+    admitIdentified,
   ];
 
+  if (metrics) app.use(metrics.middleware());
   app.use(requestLogging(logger));
   app.use(corsPolicy(config.CORS_ORIGINS ?? []));
   app.use(helmet());
@@ -71,44 +80,45 @@ export function createApp({
     next();
   });
 
-  app.get('/health', async (_req, res) => {
-    if (!isReady() || !(await db.ping())) throw new HttpError(503, 'Database unavailable', 'SERVICE_UNAVAILABLE');
-    res.json({ status: 'ok' });
+  const document = JSON.stringify(apiDocument(config.RATE_LIMIT_PER_MINUTE));
+  const cacheBytes = Math.round((config.LIST_CACHE_MB ?? 16) * 2 ** 20);
+  const lists: ListCache = new ListCache(
+    cacheBytes,
+    metrics?.listCacheObserver(() => lists.bytes),
+  );
+  const routes = new RouteTable(ROUTES, {
+    db,
+    lists,
+    loginThrottle: new LoginThrottle(loginThrottle),
+    mail:
+      mail ?? new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: config.DASHBOARD_URL }),
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
+    isReady,
+    document: () => document,
   });
 
   // No credential and no rate limit, and available while the service is still starting.
-  app.use(openApiRoutes(apiDocument(config.RATE_LIMIT_PER_MINUTE)));
+  app.use(routes.mount(['open']), docsPages());
 
   app.use((_req, _res, next) => {
-    if (!isReady()) throw new HttpError(503, 'Service is starting, retry shortly', 'SERVICE_UNAVAILABLE');
+    if (!isReady()) throw serviceUnavailable('Service is starting, retry shortly');
     next();
   });
 
-  const lists = new ListCache(Math.round((config.LIST_CACHE_MB ?? 16) * 2 ** 20));
   const v1 = express.Router();
-  v1.use(authenticated(apiKeyAuth(db.pool)));
-  v1.use(jsonBody);
-  v1.use(suggestionRoutesV1(db.pool, lists));
-  v1.use(issueRoutesV1(db.pool, lists));
-  v1.use(exportRoutesV1(db.pool));
+  v1.use(authenticated(apiKeyAuth(db.pool)), routes.mount(['api_key'], '/api/v1'));
   app.use('/api/v1', v1);
 
-  // Sign-in and invite acceptance carry no credential: only the per-address failure limit applies.
-  app.use('/auth', limiters.failedAuth, jsonBody, authRoutes(db.pool, new LoginThrottle(loginThrottle)));
-  app.use('/invites', limiters.failedAuth, jsonBody, inviteAcceptRoutes(db.pool));
+  // The session's own routes are limited like the business family; sign-in and invite acceptance carry
+  // their credential in the body, so each holds a place in the address's failure budget while in flight.
+  app.use('/auth', routes.mount(['session'], '/auth', authenticated(sessionAuth(db.pool))));
+  app.use('/auth', routes.mount(['public'], '/auth', [limiters.holdWhileInFlight]));
+  app.use('/invites', routes.mount(['public'], '/invites', [limiters.holdWhileInFlight]));
 
   const business = express.Router({ mergeParams: true });
-  business.use(authenticated(businessAuth(db.pool)));
-  business.use(jsonBody);
-  business.use(
-    suggestionBusinessRoutes(db.pool),
-    issueBusinessRoutes(db.pool),
-    qrCodeRoutes(db.pool, config.PUBLIC_BASE_URL ?? 'http://localhost:3000'),
-    teamRoutes(db.pool),
-    apiKeyRoutes(db.pool),
-    analyticsRoutes(db.pool),
-  );
+  business.use(authenticated(businessAuth(db.pool)), routes.mount(['business'], '/businesses/:business_id'));
   app.use('/businesses/:business_id', business);
+  routes.assertAllMounted();
 
   app.use(notFoundHandler);
   app.use(errorHandler);

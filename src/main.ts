@@ -1,11 +1,15 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/open.js';
 import { migrate } from './db/migrate.js';
 import { createRateLimiters } from './http/rate-limit.js';
-import { createLogger } from './logger.js';
+import { createHttpServer } from './http/server.js';
+import { createLogger } from './config/logger.js';
+import { MailSender } from './mail/mail.sender.js';
+import { mailTransport } from './mail/mail.transport.js';
+import { Metrics } from './metrics/metrics.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -21,9 +25,25 @@ async function main(): Promise<void> {
     logger,
   });
 
+  const metrics = config.METRICS_PORT ? new Metrics(db.pool) : undefined;
+  const metricsServer = metrics?.listen(config.METRICS_PORT!, config.METRICS_HOST);
+  if (metricsServer) logger.info({ port: config.METRICS_PORT, host: config.METRICS_HOST }, 'metrics listening');
+
+  const mail = new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: config.DASHBOARD_URL });
+  if (mail.developmentMode) {
+    logger.warn(
+      'development mail mode (no SMTP_URL): messages are written to this log and invite tokens are returned to ' +
+        'whoever invites; never run production like this',
+    );
+  }
+
   let ready = false;
-  const app = createApp({ db, logger, config, isReady: () => ready, rateLimiters });
-  const server = app.listen(config.PORT, config.HOST);
+  const app = createApp({ db, logger, config, isReady: () => ready, rateLimiters, metrics, mail });
+  const server = createHttpServer(app, {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  }).listen(config.PORT, config.HOST);
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -43,6 +63,8 @@ async function main(): Promise<void> {
     await closed;
     clearInterval(sweep);
     clearTimeout(forced);
+    metricsServer?.close();
+    await mail.stop();
     await rateLimiters.close();
     await db.close();
     logger.info('stopped');
@@ -57,6 +79,8 @@ async function main(): Promise<void> {
       const applied = await migrate(db.pool);
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
       ready = true;
+      // The outbox exists from here on: retry what is due, including what a previous run left.
+      mail.start();
     } catch (err) {
       logger.error({ err, retryInMs: delay }, 'database not ready');
       await sleep(delay);

@@ -145,9 +145,9 @@ export function encodeTime(records: ExportRecord[], columns: readonly string[], 
   const once = () => {
     const started = performance.now();
     const encoder = csvEncoder(columns);
-    encoder.output.resume();
+    encoder.begin();
     for (let i = 0; i < records.length; i += CURSOR_BATCH_SIZE) {
-      encoder.write(records.slice(i, i + CURSOR_BATCH_SIZE));
+      encoder.encode(records.slice(i, i + CURSOR_BATCH_SIZE));
     }
     encoder.end();
     return performance.now() - started;

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import net from 'node:net';
@@ -6,6 +6,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The Node binary the servers under test run on: BENCH_NODE (e.g. Node 24 from the npm registry's
+ * `node` package, as .ci/run installs it), else the one running the bench.
+ */
+const SERVER_NODE = process.env.BENCH_NODE || process.execPath;
+export const SERVER_NODE_VERSION = execFileSync(SERVER_NODE, ['--version']).toString().trim();
 
 export interface Server {
   readonly pid: number;
@@ -45,7 +52,7 @@ export async function startServer(
   const port = await freePort();
   const log = createWriteStream(logFile);
   await once(log, 'open');
-  const child = spawn(process.execPath, args, {
+  const child = spawn(SERVER_NODE, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],

@@ -64,7 +64,7 @@ export async function seedOtherBusinesses(databaseUrl: string, count: number, su
  * What PostgreSQL alone inserts into the suggestions table, every index, generated column and
  * trigger included, with no client doing any work: rows made by generate_series inside the server,
  * in batches like the seed command's, on two connections at once (one per core here). Ids are
- * time-ordered like the seed command's UUIDv7. The seed command cannot beat this; the README
+ * time-ordered like the seed command's UUIDv7. The seed command cannot beat this; bench/README.md
  * compares the two.
  */
 export async function postgresIngestRate(databaseUrl: string, businessId: string, rows: number): Promise<number> {
@@ -106,4 +106,21 @@ export async function vacuumAnalyze(databaseUrl: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** A dashboard session of an admin of the tenant's business: made with the CLI, signed in over HTTP. */
+export async function signIn(tenant: Tenant, baseUrl: string, env: Record<string, string>): Promise<string> {
+  const email = `bench-${tenant.id}@example.com`;
+  const password = 'a bench passphrase nobody guesses';
+  await admin(
+    ['user', 'create', '--business', tenant.id, '--email', email, '--role', 'admin', '--password', password],
+    env,
+  );
+  const res = await fetch(`${baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`sign-in for the bench failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
 }

@@ -6,8 +6,8 @@
  */
 import http from 'node:http';
 import { once } from 'node:events';
-import { findKeyByDigest } from '../../src/api-keys/api-key.repository.js';
-import { digestKey, isWellFormedKey } from '../../src/api-keys/key-format.js';
+import { findKeyCredential } from '../../src/auth/credential.repository.js';
+import { digestKey, isWellFormedKey } from '../../src/auth/key-format.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { pageEnvelope } from '../../src/http/params.js';
 import { toSuggestionListItem } from '../../src/suggestions/suggestion.presenter.js';
@@ -30,7 +30,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (url.pathname !== '/api/v1/suggestions') return reply(res, 404, '{"statusCode":404}');
   const key = req.headers['x-api-key'];
   if (typeof key !== 'string' || !isWellFormedKey(key)) return reply(res, 401, '{"statusCode":401}');
-  const credential = await findKeyByDigest(pool, digestKey(key));
+  const credential = await findKeyCredential(pool, digestKey(key));
   if (!credential || credential.revoked_at) return reply(res, 401, '{"statusCode":401}');
   const limit = Number(url.searchParams.get('limit') ?? 50);
   const page = Number(url.searchParams.get('page') ?? 1);

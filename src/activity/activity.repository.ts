@@ -2,7 +2,8 @@ import type { Queryable } from '../db/database.js';
 
 export interface ActivityEntry {
   type: string;
-  entityType: 'suggestion' | 'issue' | 'comment' | 'qr_code' | 'api_key' | 'invite' | 'member' | 'business';
+  entityType:
+    'suggestion' | 'issue' | 'comment' | 'qr_code' | 'api_key' | 'invite' | 'member' | 'business' | 'location';
   entityId: string;
   actorUserId: string | null;
   actorApiKeyId: string | null;

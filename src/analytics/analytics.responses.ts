@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { timestamp } from '../http/responses.js';
+import { EXAMPLE } from '../shared/examples.js';
+import { timestamp } from '../shared/responses.js';
 import { issueStatus, sentiment, suggestionStatus, uuid } from '../shared/schemas.js';
 
 const count = z.int().min(0);
@@ -38,5 +39,38 @@ export const analyticsOverviewSchema = z
     }),
     recent_activity: z.array(activitySchema).max(20).meta({ description: 'Newest first' }),
   })
-  .meta({ id: 'AnalyticsOverview', description: 'The dashboard summary' });
+  .meta({
+    id: 'AnalyticsOverview',
+    description: 'The dashboard summary',
+    examples: [
+      {
+        suggestions: {
+          total: 128,
+          by_status: { pending: 41, reviewing: 12, in_progress: 9, completed: 57, rejected: 9 },
+        },
+        issues: { total: 23, by_status: { open: 4, assigned: 3, in_progress: 2, resolved: 11, closed: 3 } },
+        sentiment: {
+          positive: { count: 71, average_score: 0.2143 },
+          neutral: { count: 38, average_score: 0 },
+          negative: { count: 19, average_score: -0.1875 },
+        },
+        created: { last_7_days: { suggestions: 14, issues: 2 }, last_30_days: { suggestions: 52, issues: 7 } },
+        recent_activity: [
+          {
+            id: 1042,
+            type: 'suggestion.commented',
+            entity: { type: 'suggestion', id: EXAMPLE.suggestionId },
+            actor: {
+              type: 'api_key',
+              user_id: EXAMPLE.ownerId,
+              name: EXAMPLE.ownerName,
+              api_key_id: EXAMPLE.apiKeyId,
+              api_key_name: 'Zapier sync',
+            },
+            created_at: EXAMPLE.updatedAt,
+          },
+        ],
+      },
+    ],
+  });
 export type AnalyticsOverview = z.infer<typeof analyticsOverviewSchema>;

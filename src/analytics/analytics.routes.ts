@@ -1,18 +1,26 @@
-import { Router } from 'express';
-import type pg from 'pg';
-import { z } from 'zod';
-import { principalOf } from '../http/auth.js';
-import { parseQuery } from '../http/validation.js';
+import { defineRoute, type Feature } from '../http/route.js';
+import { toAnalyticsOverviewResponse } from './analytics.presenter.js';
+import { analyticsOverviewSchema } from './analytics.responses.js';
+import { overviewQuery } from './analytics.schemas.js';
 import { analyticsOverview } from './analytics.service.js';
 
-export const overviewQuery = z.strictObject({});
-
 /** /businesses/:business_id/analytics/overview: the dashboard's summary. */
-export function analyticsRoutes(pool: pg.Pool): Router {
-  const router = Router({ mergeParams: true });
-  router.get('/analytics/overview', async (req, res) => {
-    parseQuery(overviewQuery, req.query);
-    res.json(await analyticsOverview(pool, principalOf(req).businessId));
-  });
-  return router;
-}
+export const analyticsFeature: Feature = {
+  tags: [{ name: 'Analytics', description: 'The dashboard summary of a business' }],
+  routes: [
+    defineRoute({
+      method: 'get',
+      path: '/businesses/:business_id/analytics/overview',
+      operationId: 'getAnalyticsOverview',
+      summary: 'Counts, sentiment breakdown and recent activity',
+      tag: 'Analytics',
+      guard: 'business',
+      action: 'read',
+      query: overviewQuery,
+      responses: [{ status: 200, description: 'The summary', json: analyticsOverviewSchema }],
+      handler: async ({ res, principal, services }) => {
+        res.json(toAnalyticsOverviewResponse(await analyticsOverview(services.db.pool, principal.businessId)));
+      },
+    }),
+  ],
+};

@@ -1,41 +1,31 @@
 import type pg from 'pg';
-import { ISSUE_STATUSES, SENTIMENTS, SUGGESTION_STATUSES } from '../shared/schemas.js';
-import { countByStatus, countCreatedSince, sentimentTotals, type StatusCount } from '../counts/counts.repository.js';
+import {
+  countByStatus,
+  countCreatedSince,
+  sentimentTotals,
+  type SentimentTotals,
+  type StatusCount,
+} from '../counts/counts.repository.js';
 import { latestActivity, type ActivityRow } from './analytics.repository.js';
-import type { AnalyticsOverview } from './analytics.responses.js';
 
 const RECENT_ACTIVITY = 20;
-
-/** Every status appears, zero when nothing has it, so dashboards need no defaulting. */
-function byStatus<S extends string>(statuses: readonly S[], rows: StatusCount[]) {
-  const counts = Object.fromEntries(statuses.map((s) => [s, 0])) as Record<S, number>;
-  for (const row of rows) counts[row.key as S] = row.count;
-  return { total: rows.reduce((sum, row) => sum + row.count, 0), by_status: counts };
-}
-
-const toActivity = (a: ActivityRow): AnalyticsOverview['recent_activity'][number] => ({
-  id: a.id,
-  type: a.type,
-  entity: { type: a.entity_type, id: a.entity_id },
-  actor: {
-    type: a.actor_api_key_id ? 'api_key' : a.actor_user_id ? 'user' : 'system',
-    user_id: a.actor_user_id,
-    name: a.actor_name,
-    api_key_id: a.actor_api_key_id,
-    api_key_name: a.actor_api_key_name,
-  },
-  created_at: a.created_at.toISOString(),
-});
-
-const round4 = (value: number) => Math.round(value * 1e4) / 1e4;
-const none = { count: 0, average_score: null };
 const DAY_MS = 86_400_000;
+
+export interface Overview {
+  suggestions: StatusCount[];
+  issues: StatusCount[];
+  sentiments: SentimentTotals[];
+  /** Created in the last 7 and 30 days. */
+  recentSuggestions: number[];
+  recentIssues: number[];
+  activity: ActivityRow[];
+}
 
 /**
  * Every figure comes from the counters (src/counts), so the overview costs the same for a business
  * with ten suggestions or a million.
  */
-export async function analyticsOverview(pool: pg.Pool, businessId: string): Promise<AnalyticsOverview> {
+export async function analyticsOverview(pool: pg.Pool, businessId: string): Promise<Overview> {
   const now = Date.now();
   const windows = [new Date(now - 7 * DAY_MS), new Date(now - 30 * DAY_MS)];
   const [suggestions, issues, sentiments, recentSuggestions, recentIssues, activity] = await Promise.all([
@@ -46,20 +36,5 @@ export async function analyticsOverview(pool: pg.Pool, businessId: string): Prom
     countCreatedSince(pool, 'issue', businessId, windows, { inclusive: true }),
     latestActivity(pool, businessId, RECENT_ACTIVITY),
   ]);
-  const sentiment = Object.fromEntries(
-    SENTIMENTS.map((label) => {
-      const row = sentiments.find((r) => r.sentiment === label);
-      return [label, row ? { count: row.count, average_score: round4(row.score_sum / row.count) } : none];
-    }),
-  ) as AnalyticsOverview['sentiment'];
-  return {
-    suggestions: byStatus(SUGGESTION_STATUSES, suggestions),
-    issues: byStatus(ISSUE_STATUSES, issues),
-    sentiment,
-    created: {
-      last_7_days: { suggestions: recentSuggestions[0] ?? 0, issues: recentIssues[0] ?? 0 },
-      last_30_days: { suggestions: recentSuggestions[1] ?? 0, issues: recentIssues[1] ?? 0 },
-    },
-    recent_activity: activity.map(toActivity),
-  };
+  return { suggestions, issues, sentiments, recentSuggestions, recentIssues, activity };
 }

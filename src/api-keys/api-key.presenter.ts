@@ -1,6 +1,9 @@
 import type { ApiKeyRow } from './api-key.repository.js';
 import type { ApiKey, CreatedApiKey } from './api-key.responses.js';
 
+/** Written at most once a minute, so it is shown to the minute: a finer time would claim more than it knows. */
+const toTheMinute = (date: Date) => new Date(Math.floor(date.getTime() / 60_000) * 60_000).toISOString();
+
 /** Every field a client may see of a key; never the digest. */
 export function toApiKeyResponse(key: ApiKeyRow): ApiKey {
   return {
@@ -10,7 +13,7 @@ export function toApiKeyResponse(key: ApiKeyRow): ApiKey {
     scope: key.scope,
     created_by: key.created_by,
     created_at: key.created_at.toISOString(),
-    last_used_at: key.last_used_at?.toISOString() ?? null,
+    last_used_at: key.last_used_at ? toTheMinute(key.last_used_at) : null,
     revoked_at: key.revoked_at?.toISOString() ?? null,
   };
 }

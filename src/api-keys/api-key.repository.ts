@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/database.js';
-import { changeNumberSql } from '../cache/change.repository.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
-import type { Plan, Scope } from '../shared/schemas.js';
+import type { Scope } from '../shared/schemas.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -13,15 +12,6 @@ export interface ApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
-}
-
-/**
- * What authentication needs: the key, the plan of the business it belongs to, and that business's
- * change number, read in the same round trip for the cached lists of /api/v1 (docs/caching.md).
- */
-export interface KeyCredentialRow extends ApiKeyRow {
-  plan: Plan;
-  change_number: number;
 }
 
 const COLUMNS =
@@ -40,19 +30,6 @@ export async function insertApiKey(
     [key.id, businessId, key.name, key.scope, key.digest, key.prefix, key.createdBy],
   );
   return rows[0]!;
-}
-
-/** The one lookup that is not by business: the credential is what tells us the business. */
-export async function findKeyByDigest(db: Queryable, digest: Buffer): Promise<KeyCredentialRow | null> {
-  const { rows } = await db.query<KeyCredentialRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}, b.plan, ${changeNumberSql('k.business_id')} AS change_number
-    FROM api_keys k
-    JOIN businesses b ON b.id = k.business_id
-    WHERE k.digest = $1`,
-    [digest],
-  );
-  return rows[0] ?? null;
 }
 
 export async function findApiKeys(
@@ -102,17 +79,4 @@ export async function findApiKeyBusiness(db: Queryable, keyId: string): Promise<
     [keyId],
   );
   return rows[0]?.business_id ?? null;
-}
-
-/** At most one write a minute per key, whatever the request rate. */
-export async function touchApiKey(db: Queryable, businessId: string, keyId: string): Promise<void> {
-  await db.query(
-    /* sql */ `
-    UPDATE api_keys
-    SET last_used_at = now()
-    WHERE business_id = $1
-      AND id = $2
-      AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-    [businessId, keyId],
-  );
 }

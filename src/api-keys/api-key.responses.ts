@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { offsetEnvelopeSchema, timestamp } from '../http/responses.js';
+import { EXAMPLE } from '../shared/examples.js';
+import { offsetEnvelopeSchema, timestamp } from '../shared/responses.js';
 import { SCOPES, uuid } from '../shared/schemas.js';
-import { KEY_PREFIX } from './key-format.js';
+import { KEY_PREFIX } from '../auth/key-format.js';
 
 /** Every field a client may see of a key (toApiKeyResponse); never the digest. */
 export const apiKeySchema = z
@@ -12,16 +13,56 @@ export const apiKeySchema = z
     scope: z.enum(SCOPES),
     created_by: uuid.meta({ description: 'The user the key acts for' }),
     created_at: timestamp,
-    last_used_at: timestamp.nullable().meta({ description: 'To the minute; null when never used' }),
+    last_used_at: z.iso
+      .datetime()
+      .regex(/:00\.000Z$/, 'is truncated to the minute')
+      .nullable()
+      .meta({
+        description:
+          'When the key was last used, to the minute (recorded at most once a minute, so seconds and milliseconds ' +
+          'are always zero); null when never used',
+        examples: ['2026-01-31T09:30:00.000Z'],
+      }),
     revoked_at: timestamp.nullable(),
   })
-  .meta({ id: 'ApiKey', description: 'An API key, without its secret' });
+  .meta({
+    id: 'ApiKey',
+    description: 'An API key, without its secret',
+    examples: [
+      {
+        id: EXAMPLE.apiKeyId,
+        name: 'Zapier sync',
+        prefix: 'fbk_7Gq2XmRk',
+        scope: 'write',
+        created_by: EXAMPLE.ownerId,
+        created_at: EXAMPLE.createdAt,
+        last_used_at: '2026-02-02T14:05:00.000Z',
+        revoked_at: null,
+      },
+    ],
+  });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
 /** The creation response: the only time the full key is ever shown. */
 export const createdApiKeySchema = apiKeySchema
   .extend({ key: z.string().startsWith(KEY_PREFIX).meta({ description: 'The full key: shown this once only' }) })
-  .meta({ id: 'CreatedApiKey', description: 'A new API key, with the full key shown this once' });
+  .meta({
+    id: 'CreatedApiKey',
+    description: 'A new API key, with the full key shown this once',
+    examples: [
+      {
+        id: EXAMPLE.apiKeyId,
+        name: 'Zapier sync',
+        prefix: 'fbk_7Gq2XmRk',
+        scope: 'write',
+        created_by: EXAMPLE.ownerId,
+        created_at: EXAMPLE.createdAt,
+        last_used_at: null,
+        revoked_at: null,
+        key: 'fbk_7Gq2XmRkP4vN8sT1wY6zB3cD5fH9jL0a1HDr1I',
+      },
+    ],
+  });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 export const apiKeyOffsetPageSchema = offsetEnvelopeSchema(apiKeySchema, 'ApiKeyOffsetPage');

@@ -1,49 +1,59 @@
-import { Router } from 'express';
-import type pg from 'pg';
-import { z } from 'zod';
-import { principalOf } from '../http/auth.js';
-import { permit } from '../http/authorize.js';
-import { idParam, offsetEnvelope } from '../http/params.js';
-import { parseBody, parseQuery } from '../http/validation.js';
-import { offsetParams, SCOPES, text } from '../shared/schemas.js';
+import { offsetEnvelope } from '../http/params.js';
+import { defineRoute, type Feature } from '../http/route.js';
 import { toApiKeyResponse, toCreatedApiKeyResponse } from './api-key.presenter.js';
-import { countApiKeys, findApiKeys } from './api-key.repository.js';
-import { createApiKey, revokeKey } from './api-key.service.js';
+import { apiKeyOffsetPageSchema, apiKeySchema, createdApiKeySchema } from './api-key.responses.js';
+import { createApiKeyBody, listApiKeysQuery } from './api-key.schemas.js';
+import { createApiKey, listApiKeys, revokeKey } from './api-key.service.js';
 
-export const createApiKeyBody = z.strictObject({
-  name: text(100),
-  scope: z.enum(SCOPES).default('read'),
-});
-
-export const listApiKeysQuery = z.strictObject(offsetParams);
+const common = { tag: 'API keys', guard: 'business', action: 'manage_keys' } as const;
 
 /** Settings > Integrations (spec 5.6): dashboard owners and admins only, never an API key. */
-export function apiKeyRoutes(pool: pg.Pool): Router {
-  const router = Router({ mergeParams: true });
-  router.use('/api-keys', permit('manage_keys'));
-
-  router.get('/api-keys', async (req, res) => {
-    const { businessId } = principalOf(req);
-    const { limit, offset, order } = parseQuery(listApiKeysQuery, req.query);
-    const [rows, total] = await Promise.all([
-      findApiKeys(pool, businessId, { sort: 'created_at', order, limit, offset }),
-      countApiKeys(pool, businessId),
-    ]);
-    res.json(offsetEnvelope(rows.map(toApiKeyResponse), total, limit, offset));
-  });
-
-  router.post('/api-keys', async (req, res) => {
-    const principal = principalOf(req);
-    const input = parseBody(createApiKeyBody, req.body);
-    const { row, key } = await createApiKey(pool, principal.businessId, { ...input, createdBy: principal.userId });
-    res.status(201).json(toCreatedApiKeyResponse(row, key));
-  });
-
-  router.delete('/api-keys/:id', async (req, res) => {
-    const principal = principalOf(req);
-    const row = await revokeKey(pool, principal.businessId, idParam(req.params.id, 'API key'), principal.userId);
-    res.json(toApiKeyResponse(row));
-  });
-
-  return router;
-}
+export const apiKeyFeature: Feature = {
+  tags: [{ name: 'API keys', description: 'Settings > Integrations: the keys of a business, for owners and admins' }],
+  routes: [
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/businesses/:business_id/api-keys',
+      operationId: 'listApiKeys',
+      summary: 'List API keys',
+      query: listApiKeysQuery,
+      responses: [
+        { status: 200, description: 'A slice of the keys, revoked ones included', json: apiKeyOffsetPageSchema },
+      ],
+      handler: async ({ res, principal, query: { limit, offset, order }, services }) => {
+        const page = { sort: 'created_at', order, limit, offset } as const;
+        const result = await listApiKeys(services.db.pool, principal.businessId, page);
+        res.json(offsetEnvelope(result.rows.map(toApiKeyResponse), result.total, limit, offset));
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: '/businesses/:business_id/api-keys',
+      operationId: 'createApiKey',
+      summary: 'Create an API key',
+      description: 'The full key is in this response only; afterwards only its prefix is shown.',
+      body: createApiKeyBody,
+      responses: [{ status: 201, description: 'The new key, in full', json: createdApiKeySchema }],
+      handler: async ({ res, principal, body, services }) => {
+        const input = { ...body, createdBy: principal.userId };
+        const { row, key } = await createApiKey(services.db.pool, principal.businessId, input);
+        res.status(201).json(toCreatedApiKeyResponse(row, key));
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'delete',
+      path: '/businesses/:business_id/api-keys/:id',
+      resource: 'API key',
+      operationId: 'revokeApiKey',
+      summary: 'Revoke an API key',
+      description: 'Instant and permanent: the next request with the key is a 401.',
+      responses: [{ status: 200, description: 'The revoked key', json: apiKeySchema }],
+      handler: async ({ res, principal, services, id }) => {
+        res.json(toApiKeyResponse(await revokeKey(services.db.pool, principal.businessId, id, principal.userId)));
+      },
+    }),
+  ],
+};

@@ -1,18 +1,29 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/database.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import type { Scope } from '../shared/schemas.js';
 import { findFirstOwner, findMember } from '../users/user.repository.js';
-import { insertActivity } from '../activity/activity.repository.js';
-import { insertApiKey, revokeApiKey, type ApiKeyRow } from './api-key.repository.js';
-import { generateApiKey } from './key-format.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { countApiKeys, findApiKeys, insertApiKey, revokeApiKey, type ApiKeyRow } from './api-key.repository.js';
+import type { PageRequest } from '../db/paging.js';
+import { generateApiKey } from '../auth/key-format.js';
 
 export interface NewApiKey {
   name: string;
   scope: Scope;
   /** The member the key acts for; defaults to the business's first owner. */
   createdBy?: string;
+}
+
+/** A business's keys, revoked ones included, newest first unless asked otherwise. */
+export async function listApiKeys(
+  pool: pg.Pool,
+  businessId: string,
+  page: PageRequest<'created_at'>,
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
+  const [rows, total] = await Promise.all([findApiKeys(pool, businessId, page), countApiKeys(pool, businessId)]);
+  return { rows, total };
 }
 
 /** Creates a key and returns its full value: the only moment it exists outside the client. */
@@ -35,14 +46,16 @@ export async function createApiKey(
       prefix: generated.prefix,
       createdBy: creator.id,
     });
-    await insertActivity(tx, businessId, {
-      type: 'api_key.created',
-      entityType: 'api_key',
-      entityId: row.id,
-      actorUserId: creator.id,
-      actorApiKeyId: null,
-      data: { name: row.name, scope: row.scope },
-    });
+    await recordActivity(
+      tx,
+      { businessId, userId: creator.id },
+      {
+        type: 'api_key.created',
+        entityType: 'api_key',
+        entityId: row.id,
+        data: { name: row.name, scope: row.scope },
+      },
+    );
     return { row, key: generated.key };
   });
 }
@@ -57,13 +70,15 @@ export async function revokeKey(
   return withTransaction(pool, async (tx) => {
     const row = await revokeApiKey(tx, businessId, keyId);
     if (!row) throw notFound('API key');
-    await insertActivity(tx, businessId, {
-      type: 'api_key.revoked',
-      entityType: 'api_key',
-      entityId: row.id,
-      actorUserId,
-      actorApiKeyId: null,
-    });
+    await recordActivity(
+      tx,
+      { businessId, userId: actorUserId },
+      {
+        type: 'api_key.revoked',
+        entityType: 'api_key',
+        entityId: row.id,
+      },
+    );
     return row;
   });
 }

@@ -7,9 +7,10 @@ export interface BusinessRow {
   plan: Plan;
   approval_required: boolean;
   created_at: Date;
+  updated_at: Date;
 }
 
-const COLUMNS = 'id, name, plan, approval_required, created_at';
+const COLUMNS = 'id, name, plan, approval_required, created_at, updated_at';
 
 export async function insertBusiness(
   db: Queryable,
@@ -25,13 +26,40 @@ export async function insertBusiness(
   return rows[0]!;
 }
 
-export async function findBusiness(db: Queryable, businessId: string): Promise<BusinessRow | null> {
+/**
+ * With `forUpdate`, the row stays locked until the transaction ends: changes to the business's
+ * members take it first, so two of them never both see the last owner they are about to remove.
+ */
+export async function findBusiness(
+  db: Queryable,
+  businessId: string,
+  { forUpdate = false } = {},
+): Promise<BusinessRow | null> {
   const { rows } = await db.query<BusinessRow>(
     /* sql */ `
     SELECT ${COLUMNS}
     FROM businesses
-    WHERE id = $1`,
+    WHERE id = $1
+    ${forUpdate ? 'FOR UPDATE' : ''}`,
     [businessId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function updateBusiness(
+  db: Queryable,
+  businessId: string,
+  changes: { name?: string; approvalRequired?: boolean },
+): Promise<BusinessRow | null> {
+  const { rows } = await db.query<BusinessRow>(
+    /* sql */ `
+    UPDATE businesses
+    SET name = coalesce($2, name),
+      approval_required = coalesce($3, approval_required),
+      updated_at = now()
+    WHERE id = $1
+    RETURNING ${COLUMNS}`,
+    [businessId, changes.name ?? null, changes.approvalRequired ?? null],
   );
   return rows[0] ?? null;
 }

@@ -3,12 +3,19 @@ import { withTransaction } from '../db/database.js';
 import { newId } from '../shared/ids.js';
 import type { Plan } from '../shared/schemas.js';
 import { findUserByEmail, insertMembership, insertUser } from '../users/user.repository.js';
-import { insertBusiness } from './business.repository.js';
+import { operator, recordActivity } from '../activity/activity.service.js';
+import type { Principal } from '../auth/principal.js';
+import { notFound } from '../errors/http-error.js';
+import { fieldChanges } from '../shared/changes.js';
+import { findBusiness, insertBusiness, updateBusiness, type BusinessRow } from './business.repository.js';
+import type { UpdateBusinessBody } from './business.schemas.js';
 
 export interface NewBusiness {
   name: string;
   plan: Plan;
   ownerEmail?: string;
+  /** The argon2id hash of a new owner's password; an existing user keeps theirs. */
+  ownerPasswordHash?: string;
   approvalRequired?: boolean;
 }
 
@@ -24,8 +31,47 @@ export async function createBusiness(pool: pg.Pool, input: NewBusiness) {
     const email = input.ownerEmail ?? `owner+${business.id}@users.invalid`;
     const owner =
       (await findUserByEmail(tx, email)) ??
-      (await insertUser(tx, { id: newId(), email, name: null, passwordHash: null }));
+      (await insertUser(tx, { id: newId(), email, name: null, passwordHash: input.ownerPasswordHash ?? null }));
     await insertMembership(tx, business.id, owner.id, 'owner');
     return { business, owner };
+  });
+}
+
+export async function getBusiness(pool: pg.Pool, businessId: string): Promise<BusinessRow> {
+  const business = await findBusiness(pool, businessId);
+  if (!business) throw notFound('Business');
+  return business;
+}
+
+/**
+ * Renames the business or turns Approval required on or off; `by` is null for an operator (admin
+ * CLI). Existing suggestions are left as they are either way (docs/decisions.md). A change that
+ * changes nothing writes nothing.
+ */
+export async function changeBusiness(
+  pool: pg.Pool,
+  businessId: string,
+  by: Principal | null,
+  changes: UpdateBusinessBody,
+): Promise<BusinessRow> {
+  return withTransaction(pool, async (tx) => {
+    const before = await findBusiness(tx, businessId, { forUpdate: true });
+    if (!before) throw notFound('Business');
+    const changed = fieldChanges(
+      { name: before.name, approval_required: before.approval_required },
+      { name: changes.name, approval_required: changes.approval_required },
+    );
+    if (Object.keys(changed).length === 0) return before;
+    const after = (await updateBusiness(tx, businessId, {
+      name: changes.name,
+      approvalRequired: changes.approval_required,
+    }))!;
+    await recordActivity(tx, by ?? operator(businessId), {
+      type: 'business.updated',
+      entityType: 'business',
+      entityId: businessId,
+      data: { changes: changed },
+    });
+    return after;
   });
 }

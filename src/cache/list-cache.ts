@@ -1,5 +1,10 @@
 import type { Response } from 'express';
-import type { Principal } from '../http/auth.js';
+
+/** Told of every lookup: metrics count them (src/metrics). */
+export interface CacheObserver {
+  hit(): void;
+  miss(): void;
+}
 
 interface Entry {
   /** The business's change number read before the body was made. */
@@ -17,7 +22,10 @@ export class ListCache {
   readonly #entries = new Map<string, Entry>();
   #bytes = 0;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(
+    readonly maxBytes: number,
+    private readonly observer?: CacheObserver,
+  ) {}
 
   get size(): number {
     return this.#entries.size;
@@ -29,7 +37,11 @@ export class ListCache {
 
   get(key: string, change: number): Buffer | undefined {
     const entry = this.#entries.get(key);
-    if (entry?.change !== change) return undefined;
+    if (entry?.change !== change) {
+      this.observer?.miss();
+      return undefined;
+    }
+    this.observer?.hit();
     // Map order is the recency order: the entry moves to the end.
     this.#entries.delete(key);
     this.#entries.set(key, entry);
@@ -63,25 +75,26 @@ export class ListCache {
  * made, else with `build()`'s result, which is then kept. The change number is the one the API key
  * lookup read, before the list: the list's snapshot is then at least as new as the number it is
  * filed under, and every later write moves the number on, so no request is ever answered with data
- * older than its own start. Other principals carry no number and are answered uncached. `key` must
- * hold everything the response depends on besides the business's rows.
+ * older than its own start. `key` must hold everything the response depends on besides the
+ * business's rows (the family, the resource, the query).
  */
 export async function sendCachedList(
   res: Response,
   cache: ListCache,
-  principal: Principal,
+  business: { businessId: string; changeNumber: number },
   key: string,
   build: () => Promise<unknown>,
 ): Promise<void> {
-  if (cache.maxBytes === 0 || principal.kind !== 'api_key') {
+  const { businessId, changeNumber } = business;
+  if (cache.maxBytes === 0) {
     res.json(await build());
     return;
   }
-  const fullKey = `${principal.businessId} ${key}`;
-  let body = cache.get(fullKey, principal.changeNumber);
+  const fullKey = `${businessId} ${key}`;
+  let body = cache.get(fullKey, changeNumber);
   if (!body) {
     body = Buffer.from(JSON.stringify(await build()));
-    cache.set(fullKey, principal.changeNumber, body);
+    cache.set(fullKey, changeNumber, body);
   }
   res.set('Content-Type', 'application/json; charset=utf-8').send(body);
 }

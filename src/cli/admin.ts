@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config/config.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors/http-error.js';
 import { CliError, COMMANDS, STANDALONE_COMMANDS, type Command } from './commands.js';
 
 const PROGRAM = 'npm run --silent admin --';

@@ -2,17 +2,26 @@ import { z } from 'zod';
 import { toApiKeyResponse } from '../api-keys/api-key.presenter.js';
 import { findApiKeyBusiness, findApiKeys } from '../api-keys/api-key.repository.js';
 import { createApiKey, revokeKey } from '../api-keys/api-key.service.js';
+import { toBusinessResponse } from '../businesses/business.presenter.js';
 import { findBusiness } from '../businesses/business.repository.js';
-import { createBusiness } from '../businesses/business.service.js';
+import { changeBusiness, createBusiness } from '../businesses/business.service.js';
 import type { Database } from '../db/database.js';
-import { insertLocation } from '../locations/location.repository.js';
-import { newId } from '../shared/ids.js';
+import { toLocationResponse } from '../locations/location.presenter.js';
+import { findLocationBusiness } from '../locations/location.repository.js';
+import { changeLocation, createLocation, removeLocation } from '../locations/location.service.js';
+import { toTeamMember } from '../team/team.presenter.js';
+import { changeMemberRole, removeMember } from '../team/team-members.service.js';
 import { PLANS, ROLES, SCOPES, email, queryInt, uuid } from '../shared/schemas.js';
 import { seedBusiness } from '../seed/seed.service.js';
+import { findUserByEmail } from '../users/user.repository.js';
 import { addMember } from '../users/user.service.js';
+import { hashPassword } from '../users/password.js';
+import { newPassword } from '../users/password-policy.js';
+import { CliError } from './errors.js';
+import { askNewPassword, passwordTarget, replaceUserPassword } from './passwords.js';
 import { progressBar } from './progress.js';
 
-export class CliError extends Error {}
+export { CliError };
 
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; description: string; required?: boolean }>;
 
@@ -32,7 +41,14 @@ async function requireBusiness(db: Database, id: string) {
   return business;
 }
 
+async function requireLocationBusiness(db: Database, locationId: string) {
+  const businessId = await findLocationBusiness(db.pool, locationId);
+  if (!businessId) throw new CliError(`location ${locationId} not found`);
+  return businessId;
+}
+
 const name = z.string().trim().min(1).max(200);
+const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 function command<S extends z.ZodType>(
   spec: Omit<Command, 'schema' | 'run'> & { schema: S; run(db: Database, input: z.output<S>): Promise<unknown> },
@@ -40,23 +56,62 @@ function command<S extends z.ZodType>(
   return spec;
 }
 
+const resetPassword = {
+  type: 'boolean',
+  description: "with a password for an email that already has an account: replace that account's password",
+} as const;
+
 export const COMMANDS: Record<string, Record<string, Command>> = {
   business: {
     create: command({
-      usage: 'business create --name NAME [--plan free|starter|business|enterprise] [--owner-email EMAIL]',
-      summary: 'Create a business and its owner user',
+      usage:
+        'business create --name NAME [--plan free|starter|business|enterprise] [--owner-email EMAIL] ' +
+        '[--owner-password PW [--reset-password]]',
+      summary: 'Create a business and its owner user (on a terminal, asks for the owner’s password)',
       options: {
         name: { type: 'string', description: 'display name', required: true },
         plan: { type: 'string', description: `plan tier (${PLANS.join('|')}), default business` },
         'owner-email': { type: 'string', description: 'email of the owner; a placeholder is generated if absent' },
+        'owner-password': {
+          type: 'string',
+          description: 'the new owner’s dashboard password, 12+ characters; asked for when absent on a terminal',
+        },
+        'reset-password': resetPassword,
       },
-      schema: z.object({ name, plan: z.enum(PLANS).default('business'), 'owner-email': email.optional() }),
+      schema: z.object({
+        name,
+        plan: z.enum(PLANS).default('business'),
+        'owner-email': email.optional(),
+        'owner-password': newPassword.optional(),
+        'reset-password': z.boolean().default(false),
+      }),
       async run(db, input) {
+        const ownerEmail = input['owner-email'];
+        const isNew = !ownerEmail || !(await findUserByEmail(db.pool, ownerEmail));
+        // On a terminal, the new owner's password is asked for rather than left unset.
+        const password =
+          input['owner-password'] ??
+          (isNew && process.stdin.isTTY ? await askNewPassword(ownerEmail ?? 'the owner') : undefined);
+        const replace = ownerEmail
+          ? await passwordTarget(db, ownerEmail, {
+              password,
+              reset: input['reset-password'],
+              flag: '--owner-password',
+            })
+          : null;
         const { business, owner } = await createBusiness(db.pool, {
           name: input.name,
           plan: input.plan,
-          ownerEmail: input['owner-email'],
+          ownerEmail,
+          ownerPasswordHash: password === undefined || replace ? undefined : await hashPassword(password),
         });
+        await replaceUserPassword(db, replace, password);
+        if (password === undefined) {
+          process.stderr.write(
+            'note: no password given for the owner: unless they already have one, they sign in after ' +
+              'POST /auth/password-reset (or run this with --owner-password)\n',
+          );
+        }
         return {
           id: business.id,
           name: business.name,
@@ -65,28 +120,93 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
         };
       },
     }),
+    update: command({
+      usage: 'business update BUSINESS_ID [--name NAME] [--approval-required true|false]',
+      summary: 'Rename a business or change Approval required (existing suggestions stay as they are)',
+      options: {
+        name: { type: 'string', description: 'new display name' },
+        'approval-required': { type: 'string', description: 'true|false: public suggestions wait for review' },
+      },
+      positionals: ['business_id'],
+      schema: z
+        .object({ business_id: uuid, name: name.optional(), 'approval-required': flag.optional() })
+        .refine((input) => input.name !== undefined || input['approval-required'] !== undefined, {
+          message: 'give --name or --approval-required',
+        }),
+      async run(db, input) {
+        await requireBusiness(db, input.business_id);
+        const changes = { name: input.name, approval_required: input['approval-required'] };
+        return toBusinessResponse(await changeBusiness(db.pool, input.business_id, null, changes));
+      },
+    }),
+  },
+  member: {
+    role: command({
+      usage: 'member role --business ID --user USER_ID --role owner|admin|member',
+      summary: "Change a member's role (a business always keeps an owner)",
+      options: {
+        business: { type: 'string', description: 'business id', required: true },
+        user: { type: 'string', description: 'user id of the member', required: true },
+        role: { type: 'string', description: ROLES.join('|'), required: true },
+      },
+      schema: z.object({ business: uuid, user: uuid, role: z.enum(ROLES) }),
+      async run(db, input) {
+        await requireBusiness(db, input.business);
+        return toTeamMember(await changeMemberRole(db.pool, input.business, null, input.user, input.role));
+      },
+    }),
+    remove: command({
+      usage: 'member remove --business ID --user USER_ID',
+      summary: 'Remove a member: their issues are unassigned (a business always keeps an owner)',
+      options: {
+        business: { type: 'string', description: 'business id', required: true },
+        user: { type: 'string', description: 'user id of the member', required: true },
+      },
+      schema: z.object({ business: uuid, user: uuid }),
+      async run(db, input) {
+        await requireBusiness(db, input.business);
+        await removeMember(db.pool, input.business, null, input.user);
+        return { business_id: input.business, user_id: input.user, removed: true };
+      },
+    }),
   },
   user: {
     create: command({
-      usage: 'user create --business ID --email EMAIL [--name NAME] [--role owner|admin|member] [--password PW]',
+      usage:
+        'user create --business ID --email EMAIL [--name NAME] [--role owner|admin|member] ' +
+        '[--password PW [--reset-password]]',
       summary: 'Add a user to a business (creating the user if the email is new)',
       options: {
         business: { type: 'string', description: 'business id', required: true },
         email: { type: 'string', description: 'login email', required: true },
         name: { type: 'string', description: 'display name' },
         role: { type: 'string', description: `${ROLES.join('|')}, default member` },
-        password: { type: 'string', description: 'dashboard password (stored as an argon2id hash), 8+ characters' },
+        password: {
+          type: 'string',
+          description: 'dashboard password of a new user (stored as an argon2id hash), 12+ characters',
+        },
+        'reset-password': resetPassword,
       },
       schema: z.object({
         business: uuid,
         email,
         name: name.optional(),
         role: z.enum(ROLES).default('member'),
-        password: z.string().min(8).max(200).optional(),
+        password: newPassword.optional(),
+        'reset-password': z.boolean().default(false),
       }),
       async run(db, input) {
         await requireBusiness(db, input.business);
-        const user = await addMember(db.pool, input.business, input);
+        const replace = await passwordTarget(db, input.email, {
+          password: input.password,
+          reset: input['reset-password'],
+          flag: '--password',
+        });
+        const user = await addMember(db.pool, input.business, {
+          ...input,
+          password: replace ? undefined : input.password,
+        });
+        await replaceUserPassword(db, replace, input.password);
         return { id: user.id, email: user.email, name: user.name, role: user.role, business_id: input.business };
       },
     }),
@@ -152,7 +272,30 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       schema: z.object({ business: uuid, name }),
       async run(db, input) {
         await requireBusiness(db, input.business);
-        return insertLocation(db.pool, input.business, { id: newId(), name: input.name });
+        return toLocationResponse(await createLocation(db.pool, input.business, null, input.name));
+      },
+    }),
+    update: command({
+      usage: 'location update LOCATION_ID --name NAME',
+      summary: 'Rename a location',
+      options: { name: { type: 'string', description: 'new name', required: true } },
+      positionals: ['location_id'],
+      schema: z.object({ location_id: uuid, name }),
+      async run(db, input) {
+        const businessId = await requireLocationBusiness(db, input.location_id);
+        return toLocationResponse(await changeLocation(db.pool, businessId, null, input.location_id, input.name));
+      },
+    }),
+    delete: command({
+      usage: 'location delete LOCATION_ID [--force]',
+      summary: 'Delete a location; --force detaches the QR codes, suggestions and issues that name it',
+      options: { force: { type: 'boolean', description: 'detach what names it instead of refusing' } },
+      positionals: ['location_id'],
+      schema: z.object({ location_id: uuid, force: z.boolean().default(false) }),
+      async run(db, input) {
+        const businessId = await requireLocationBusiness(db, input.location_id);
+        await removeLocation(db.pool, businessId, null, input.location_id, input.force);
+        return { id: input.location_id, deleted: true };
       },
     }),
   },

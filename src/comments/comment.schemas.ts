@@ -3,9 +3,11 @@ import { MAX_PAGE, offsetParams, queryInt, sortOrder, text } from '../shared/sch
 
 export const COMMENT_CONTENT_MAX = 5000;
 
-export const createCommentBody = z.strictObject({
-  content: text(COMMENT_CONTENT_MAX),
-});
+export const createCommentBody = z
+  .strictObject({
+    content: text(COMMENT_CONTENT_MAX),
+  })
+  .meta({ examples: [{ content: 'Oat milk arrives with Monday’s delivery; we will try it for a month.' }] });
 
 /** Comment listings read a conversation forwards: oldest first by default. */
 const commentOrder = { sort: z.enum(['created_at']).default('created_at'), order: sortOrder.default('asc') };

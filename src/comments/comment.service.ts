@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { insertActivity } from '../activity/activity.repository.js';
+import { recordActivity } from '../activity/activity.service.js';
 import { withTransaction } from '../db/database.js';
-import { actorOf, type Principal } from '../http/auth.js';
-import { notFound } from '../http/errors.js';
+import type { Principal } from '../auth/principal.js';
+import { notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import type { PageRequest } from '../db/paging.js';
 import {
@@ -37,11 +37,10 @@ export async function addComment(
       authorId: principal.userId,
       apiKeyId: principal.kind === 'api_key' ? principal.keyId : null,
     });
-    await insertActivity(tx, businessId, {
+    await recordActivity(tx, principal, {
       type: `${entityType}.commented`,
       entityType,
       entityId,
-      ...actorOf(principal),
       data: { comment_id: comment.id },
     });
     return comment;

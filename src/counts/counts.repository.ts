@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
-import { whereClause } from '../db/where.js';
-import type { IssueStatus, Priority, Sentiment, SuggestionStatus } from '../shared/schemas.js';
+import { whereClause, type Condition } from '../db/where.js';
+import type { Sentiment } from '../shared/schemas.js';
 
 /**
  * Reads of the counters that triggers keep in the same transaction as every write (migration
@@ -9,55 +9,28 @@ import type { IssueStatus, Priority, Sentiment, SuggestionStatus } from '../shar
  * column, their values appended to `params`, for a repository to run alone or inside a larger one.
  */
 
-export interface SuggestionCountKeys {
-  status?: SuggestionStatus;
-  priority?: Priority;
-  sentiment?: Sentiment;
-}
+/** The counted tables by entity, each with its counters: constants, never from a request. */
+export const COUNTED_TABLES = {
+  suggestion: { rows: 'suggestions', counters: 'suggestion_counts' },
+  issue: { rows: 'issues', counters: 'issue_counts' },
+} as const;
+export type CountedEntity = keyof typeof COUNTED_TABLES;
 
-export interface IssueCountKeys {
-  status?: IssueStatus;
-  priority?: Priority;
-  assigneeId?: string;
-}
-
-/** Suggestions of a business matching every given key. */
-export function suggestionCountSql(businessId: string, keys: SuggestionCountKeys, params: unknown[]): string {
-  const where = whereClause(
-    businessId,
-    [
-      ['status = ?', keys.status],
-      ['priority = ?', keys.priority],
-      ['sentiment = ?', keys.sentiment],
-    ],
-    params,
-  );
+/**
+ * Rows of a business matching every given condition: each compares a dimension of the entity's
+ * counters (a column of both the rows and the counters, such as `status = ?`) for equality.
+ */
+export function counterTotalSql(
+  entity: CountedEntity,
+  businessId: string,
+  keys: readonly Condition[],
+  params: unknown[],
+): string {
   return /* sql */ `
     SELECT coalesce(sum(n), 0) AS total
-    FROM suggestion_counts
-    ${where.sql}`;
+    FROM ${COUNTED_TABLES[entity].counters}
+    ${whereClause(businessId, keys, params).sql}`;
 }
-
-/** Issues of a business matching every given key. */
-export function issueCountSql(businessId: string, keys: IssueCountKeys, params: unknown[]): string {
-  const where = whereClause(
-    businessId,
-    [
-      ['status = ?', keys.status],
-      ['priority = ?', keys.priority],
-      ['assignee_id = ?', keys.assigneeId],
-    ],
-    params,
-  );
-  return /* sql */ `
-    SELECT coalesce(sum(n), 0) AS total
-    FROM issue_counts
-    ${where.sql}`;
-}
-
-/** The tables whose creations created_counts counts per day: constants, never from a request. */
-const CREATED_TABLES = { suggestion: 'suggestions', issue: 'issues' } as const;
-export type CountedEntity = keyof typeof CREATED_TABLES;
 
 /**
  * Rows of a business created after `boundSql` (`inclusive`: at or after), an SQL expression such as a
@@ -75,7 +48,7 @@ function createdAfterSql(entity: CountedEntity, businessParam: string, boundSql:
          AND c.day > utc_day(${boundSql}))
       +
       (SELECT count(*)
-       FROM ${CREATED_TABLES[entity]} t
+       FROM ${COUNTED_TABLES[entity].rows} t
        WHERE t.business_id = ${businessParam}
          AND t.created_at ${inclusive ? '>=' : '>'} ${boundSql}
          AND t.created_at < (utc_day(${boundSql}) + 1)::timestamp AT TIME ZONE 'UTC') AS total`;
@@ -117,11 +90,10 @@ export interface StatusCount {
 
 /** Count per status (statuses with none are absent). */
 export async function countByStatus(db: Queryable, businessId: string, entity: CountedEntity) {
-  const table = entity === 'suggestion' ? 'suggestion_counts' : 'issue_counts';
   const { rows } = await db.query<StatusCount>(
     /* sql */ `
     SELECT status::text AS key, sum(n) AS count
-    FROM ${table}
+    FROM ${COUNTED_TABLES[entity].counters}
     WHERE business_id = $1
     GROUP BY status
     HAVING sum(n) <> 0`,

@@ -1,7 +1,21 @@
-/** PostgreSQL error codes the services react to. */
-export const PG_UNIQUE_VIOLATION = '23505';
-export const PG_FOREIGN_KEY_VIOLATION = '23503';
+import { conflict } from '../errors/http-error.js';
 
-export function hasPgCode(err: unknown, code: string): boolean {
+/** The PostgreSQL error code of a unique index or constraint refusing a row. */
+const PG_UNIQUE_VIOLATION = '23505';
+
+function hasPgCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+}
+
+/**
+ * The one place a unique violation becomes a domain conflict: `work` rejected by a unique index or
+ * constraint is a 409 with `message`; any other outcome passes through.
+ */
+export async function withUniqueConflict<T>(work: Promise<T>, message: string): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (hasPgCode(err, PG_UNIQUE_VIOLATION)) throw conflict(message);
+    throw err;
+  }
 }

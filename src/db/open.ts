@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Database } from './database.js';
 import { openEmbedded } from './embedded.js';
 import { openPostgres } from './postgres.js';

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { stringify, type Options } from 'csv-stringify/sync';
 import type { ExportEncoder, ExportRecord } from './export.encoder.js';
 
@@ -35,7 +34,8 @@ const neutralised = (record: ExportRecord) =>
 
 /**
  * Records to CSV, a header row of `columns` first. Each batch goes through csv-stringify's sync API in
- * one call: per-record stream machinery would cost more than the encoding itself.
+ * one call: per-record stream machinery would cost more than the encoding itself. Every record ends
+ * with its CRLF, so the batches (and the header) simply follow one another.
  *
  * Formula injection: csv-stringify's `escape_formulas` covers the ASCII triggers and the four
  * full-width forms, and leaves numbers alone (a negative score stays a number). It misses the other
@@ -44,26 +44,10 @@ const neutralised = (record: ExportRecord) =>
  * are touched: numeric columns stay numeric.
  */
 export function csvEncoder(columns: readonly string[]): ExportEncoder {
-  // Pushed to by write() and drained by the writer as it goes, never pulled.
-  const output = new Readable({ read() {} });
-  let header = true;
-  const encode = (records: readonly ExportRecord[]) => {
-    const text = stringify(records.map(neutralised), {
-      ...OPTIONS,
-      header,
-      columns: header ? [...columns] : undefined,
-    });
-    header = false;
-    return text;
-  };
   return {
-    output,
-    write(records) {
-      output.push(encode(records));
-    },
-    end() {
-      if (header) output.push(encode([]));
-      output.push(null);
-    },
+    begin: () => stringify([], { ...OPTIONS, header: true, columns: [...columns] }),
+    encode: (records) => stringify(records.map(neutralised), OPTIONS),
+    // RFC 4180 ends the last record with its line break: nothing follows it
+    end: () => '',
   };
 }

@@ -1,5 +1,3 @@
-import type { Readable } from 'node:stream';
-
 /**
  * One exported record: the values of the resource's list fields, in their order, as a client sees
  * them (timestamps already ISO text). Exports never build an object per row on the way.
@@ -7,11 +5,15 @@ import type { Readable } from 'node:stream';
 export type ExportRecord = readonly unknown[];
 
 /**
- * Turns batches of records into the bytes of an export file. `output` emits what each batch makes as
- * soon as it is written, and ends after `end()`; the writer sends what one batch produced as one write.
+ * Turns batches of records into the text of an export file, piece by piece: the file is
+ * `begin() + encode(batch) + ... + end()`. Each call returns its piece, so the writer sends it and
+ * decides when to read on; the encoder holds nothing back.
  */
 export interface ExportEncoder {
-  readonly output: Readable;
-  write(records: readonly ExportRecord[]): void;
-  end(): void;
+  /** What comes before the first record: a header row, an opening bracket. */
+  begin(): string;
+  /** One batch of records; an empty batch encodes to nothing. */
+  encode(records: readonly ExportRecord[]): string;
+  /** What comes after the last record. */
+  end(): string;
 }

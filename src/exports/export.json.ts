@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { ExportEncoder, ExportRecord } from './export.encoder.js';
 
 export interface ExportEnvelope {
@@ -8,14 +7,12 @@ export interface ExportEnvelope {
 }
 
 /**
- * `{"data":[...],"total":N,"truncated":bool,"exported_at":"ISO"}`, written piece by piece: the
- * opening, each record as an object of `fields` through JSON.stringify, then the closing fields.
- * They follow `data`, as in the list envelope, though their values are known before the first item.
+ * `{"data":[...],"total":N,"truncated":bool,"exported_at":"ISO"}`, piece by piece: the opening, each
+ * record as an object of `fields` through JSON.stringify, then the closing fields. They follow `data`,
+ * as in the list envelope, though their values are known before the first item.
  */
 export function jsonEncoder(fields: readonly string[], envelope: ExportEnvelope): ExportEncoder {
-  // Pushed to by write() and drained by the writer as it goes, never pulled.
-  const output = new Readable({ read() {} });
-  output.push('{"data":[');
+  // Items are comma-separated across batches too: every batch after the first starts with one.
   let separator = '';
   const item = (record: ExportRecord) => {
     const object: Record<string, unknown> = {};
@@ -23,11 +20,12 @@ export function jsonEncoder(fields: readonly string[], envelope: ExportEnvelope)
     return object;
   };
   return {
-    output,
-    write(records) {
-      if (records.length === 0) return;
-      output.push(separator + records.map((record) => JSON.stringify(item(record))).join(','));
+    begin: () => '{"data":[',
+    encode(records) {
+      if (records.length === 0) return '';
+      const items = separator + records.map((record) => JSON.stringify(item(record))).join(',');
       separator = ',';
+      return items;
     },
     end() {
       const closing = {
@@ -36,8 +34,7 @@ export function jsonEncoder(fields: readonly string[], envelope: ExportEnvelope)
         exported_at: envelope.exportedAt.toISOString(),
       };
       // the closing object without its opening brace, after the closing bracket of data
-      output.push(`],${JSON.stringify(closing).slice(1)}`);
-      output.push(null);
+      return `],${JSON.stringify(closing).slice(1)}`;
     },
   };
 }

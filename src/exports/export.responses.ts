@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { timestamp } from '../http/responses.js';
+import { EXAMPLE } from '../shared/examples.js';
+import { exampleOf, timestamp } from '../shared/responses.js';
 import { issueListItemSchema } from '../issues/issue.responses.js';
 import { suggestionListItemSchema } from '../suggestions/suggestion.responses.js';
 import { EXPORT_LIMIT } from './export.schemas.js';
@@ -19,7 +20,11 @@ const exportEnvelope = (item: z.ZodType, id: string, what: string) =>
       truncated: z.boolean().meta({ description: `True when total is over ${EXPORT_LIMIT}` }),
       exported_at: timestamp,
     })
-    .meta({ id, description: `An export of ${what} as JSON` });
+    .meta({
+      id,
+      description: `An export of ${what} as JSON`,
+      examples: [{ data: [exampleOf(item)], total: 1, truncated: false, exported_at: EXAMPLE.updatedAt }],
+    });
 
 export const suggestionExportSchema = exportEnvelope(suggestionListItemSchema, 'SuggestionExport', 'suggestions');
 export const issueExportSchema = exportEnvelope(issueListItemSchema, 'IssueExport', 'issues');

@@ -1,42 +1,109 @@
-import { Router, type Request, type Response } from 'express';
-import type pg from 'pg';
+import type { Request } from 'express';
 import type { z } from 'zod';
-import { principalOf } from '../http/auth.js';
-import { parseQuery } from '../http/validation.js';
+import { defineRoute, type Feature } from '../http/route.js';
+import { exampleOf } from '../shared/responses.js';
 import { csvEncoder } from './export.csv.js';
 import { jsonEncoder } from './export.json.js';
-import { exportIssuesQuery, exportSuggestionsQuery, type ExportFormat } from './export.schemas.js';
+import { issueExportSchema, suggestionExportSchema } from './export.responses.js';
+import { EXPORT_LIMIT, exportIssuesQuery, exportSuggestionsQuery, type ExportFormat } from './export.schemas.js';
 import { issueExport, openExport, suggestionExport, type ExportResource, type ExportRun } from './export.service.js';
 import { streamExport } from './export.writer.js';
 
-/** /api/v1/export/{suggestions,issues}: read scope, the business from the API key (spec 4.4). */
-export function exportRoutesV1(pool: pg.Pool): Router {
-  const router = Router();
-  router.get('/export/suggestions', exportHandler(pool, suggestionExport, exportSuggestionsQuery));
-  router.get('/export/issues', exportHandler(pool, issueExport, exportIssuesQuery));
-  return router;
+const notes = {
+  since: 'Created at or after this instant (a date alone: midnight UTC)',
+  until: 'Created at or before this instant (a date alone: the end of that day, UTC); not before `since`',
+  format:
+    '`json` or `csv`. Without it, the `Accept` header decides (`text/csv` gives CSV, anything else JSON); ' +
+    'when both are given, `format` wins',
+};
+
+const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' } as const;
+
+/** `format` when given; otherwise what the client accepts: CSV only when it prefers `text/csv`, else JSON. */
+function chosenFormat(req: Request, format: ExportFormat | undefined): ExportFormat {
+  if (format) return format;
+  return req.accepts([MEDIA_TYPES.json, MEDIA_TYPES.csv]) === MEDIA_TYPES.csv ? 'csv' : 'json';
 }
 
-function exportHandler<Filter>(
-  pool: pg.Pool,
+/** The JSON example's records, through the very encoder a CSV export uses: one example, two media types. */
+function csvExample(fields: readonly string[], json: z.ZodType): string {
+  const { data } = exampleOf(json) as { data: Record<string, unknown>[] };
+  const encoder = csvEncoder(fields);
+  return encoder.begin() + encoder.encode(data.map((item) => fields.map((field) => item[field]))) + encoder.end();
+}
+
+/** GET /api/v1/export/<resource>: read scope, the business from the API key (spec 4.4). */
+function exportRoute<Filter>(
   resource: ExportResource<Filter>,
-  query: z.ZodType<{ format: ExportFormat; filter: Filter }>,
+  query: z.ZodType<{ format?: ExportFormat; filter: Filter }>,
+  json: z.ZodType,
 ) {
-  return async (req: Request, res: Response) => {
-    const { businessId } = principalOf(req);
-    const { format, filter } = parseQuery(query, req.query);
-    // Until the first write, any failure is still an ordinary JSON error response.
-    const run = await openExport(pool, resource, businessId, filter);
-    const encoder = format === 'csv' ? csvEncoder(resource.fields) : jsonEncoder(resource.fields, run);
-    const result = await streamExport(res, run, encoder, exportHeaders(run, format, resource.name));
-    if (!result.completed) {
-      req.log.info({ export: resource.name, format, written: result.written }, 'export stopped: client went away');
-    }
-  };
+  const name = resource.name;
+  return defineRoute({
+    method: 'get',
+    path: `/api/v1/export/${name}`,
+    operationId: `export${name.charAt(0).toUpperCase()}${name.slice(1)}`,
+    summary: `Export ${name} as JSON or CSV`,
+    description:
+      `The first ${EXPORT_LIMIT} matching ${name}, newest first, streamed. ` +
+      'X-Total-Count and X-Export-Truncated say whether there were more. ' +
+      'CSV with `format=csv` or `Accept: text/csv` (`format` wins when both are given); JSON otherwise.',
+    tag: 'Exports',
+    guard: 'api_key',
+    action: 'read',
+    query,
+    queryNotes: notes,
+    responses: [
+      {
+        status: 200,
+        description: `The ${name}`,
+        json,
+        media: {
+          [MEDIA_TYPES.csv]: {
+            schema: {
+              type: 'string',
+              contentMediaType: 'text/csv',
+              description:
+                `UTF-8, RFC 4180, CRLF line ends, no byte-order mark. Header row: ${resource.fields.join(', ')}. ` +
+                "Text a spreadsheet would run as a formula is prefixed with `'`.",
+            },
+            example: csvExample(resource.fields, json),
+          },
+        },
+        headers: {
+          'X-Total-Count': {
+            description: `Every matching record, including any past the ${EXPORT_LIMIT} sent`,
+            required: true,
+            schema: { type: 'integer', minimum: 0 },
+          },
+          'X-Export-Truncated': {
+            description: `true when more than ${EXPORT_LIMIT} records matched`,
+            required: true,
+            schema: { type: 'string', enum: ['true', 'false'] },
+          },
+          'Content-Disposition': {
+            description: `CSV only: \`attachment; filename="${name}-YYYY-MM-DD.csv"\``,
+          },
+        },
+      },
+    ],
+    handler: async ({ req, res, principal, query, services }) => {
+      const { filter } = query;
+      const format = chosenFormat(req, query.format);
+      // Until the first write, any failure is still an ordinary JSON error response.
+      const run = await openExport(services.db.pool, resource, principal.businessId, filter);
+      const encoder = format === 'csv' ? csvEncoder(resource.fields) : jsonEncoder(resource.fields, run);
+      const result = await streamExport(res, run, encoder, exportHeaders(run, format, name));
+      if (!result.completed) {
+        req.log.info({ export: name, format, written: result.written }, 'export stopped: client went away');
+      }
+    },
+  });
 }
 
 function exportHeaders(run: ExportRun, format: ExportFormat, name: string): Record<string, string> {
-  const counts = { 'X-Total-Count': String(run.total), 'X-Export-Truncated': String(run.truncated) };
+  // The same URL answers JSON or CSV depending on Accept: caches must key on it.
+  const counts = { 'X-Total-Count': String(run.total), 'X-Export-Truncated': String(run.truncated), Vary: 'Accept' };
   if (format === 'json') return { ...counts, 'Content-Type': 'application/json; charset=utf-8' };
   const day = run.exportedAt.toISOString().slice(0, 10);
   return {
@@ -46,3 +113,11 @@ function exportHeaders(run: ExportRun, format: ExportFormat, name: string): Reco
     'Content-Disposition': `attachment; filename="${name}-${day}.csv"`,
   };
 }
+
+export const exportFeature: Feature = {
+  tags: [{ name: 'Exports', description: 'Every suggestion or issue at once, as JSON or CSV (`/api/v1`)' }],
+  routes: [
+    exportRoute(suggestionExport, exportSuggestionsQuery, suggestionExportSchema),
+    exportRoute(issueExport, exportIssuesQuery, issueExportSchema),
+  ],
+};

@@ -10,7 +10,8 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const EXPORT_LIMIT = 10_000;
 
 const exportParams = {
-  format: z.enum(EXPORT_FORMATS).default('json'),
+  /** Absent: the Accept header decides (export.routes.ts). */
+  format: z.enum(EXPORT_FORMATS).optional(),
   until: isoInstantEndOfDay.optional(),
 };
 
@@ -23,7 +24,7 @@ const untilNotBeforeSince = {
  * The export's `since` is "created at or after" and `until` "at or before" (a date alone: the end of
  * that day, UTC), unlike the list's strictly-after `since`: renamed here to the filter fields that say so.
  */
-const toExportRequest = <Q extends { format: ExportFormat; since?: Date; until?: Date }>({
+const toExportRequest = <Q extends { format?: ExportFormat; since?: Date; until?: Date }>({
   format,
   since,
   until,

@@ -1,4 +1,4 @@
-import { once, type EventEmitter } from 'node:events';
+import { once } from 'node:events';
 import type { Response } from 'express';
 import type { ExportEncoder } from './export.encoder.js';
 import type { ExportRun } from './export.service.js';
@@ -24,10 +24,10 @@ function clientGone(res: Response): AbortSignal {
   return gone.signal;
 }
 
-/** Waits for `event`, or returns as soon as the client is gone. */
-async function eventOrGone(emitter: EventEmitter, event: string, signal: AbortSignal): Promise<void> {
+/** Waits until the socket takes writes again, or returns as soon as the client is gone. */
+async function drainOrGone(res: Response, signal: AbortSignal): Promise<void> {
   try {
-    await once(emitter, event, { signal });
+    await once(res, 'drain', { signal });
   } catch (err) {
     if (!signal.aborted) throw err;
   }
@@ -47,18 +47,17 @@ export async function streamExport(
   headers: Record<string, string>,
 ): Promise<StreamResult> {
   const signal = clientGone(res);
-  const pending: Buffer[] = [];
-  let failure: Error | undefined;
-  encoder.output.on('data', (chunk: Buffer) => pending.push(chunk));
-  encoder.output.on('error', (err: Error) => (failure = err));
+  // Sent with the first batch (or the end), not alone: the first write commits the 200, so it waits
+  // until there is a record or the end to send.
+  let opening = encoder.begin();
 
-  const send = async () => {
-    if (failure) throw failure;
-    if (pending.length === 0 || signal.aborted) return;
+  const send = async (piece: string) => {
+    const chunk = opening + piece;
+    opening = '';
+    if (chunk === '' || signal.aborted) return;
     // Set only now, so an error before the first byte leaves a plain JSON error response.
     if (!res.headersSent) res.status(200).set(headers);
-    const flowing = res.write(Buffer.concat(pending.splice(0)));
-    if (!flowing) await eventOrGone(res, 'drain', signal);
+    if (!res.write(chunk)) await drainOrGone(res, signal);
   };
 
   let written = 0;
@@ -70,26 +69,15 @@ export async function streamExport(
         exhausted = true;
         break;
       }
-      encoder.write(records);
       written += records.length;
-      await send();
+      await send(encoder.encode(records));
     }
-  } catch (err) {
-    encoder.output.destroy();
-    throw err;
   } finally {
     await run.close(exhausted && !signal.aborted ? 'commit' : 'rollback');
   }
 
-  if (!signal.aborted) {
-    encoder.end();
-    await eventOrGone(encoder.output, 'end', signal);
-    await send();
-  }
-  if (signal.aborted) {
-    encoder.output.destroy();
-    return { written, completed: false };
-  }
+  if (!signal.aborted) await send(encoder.end());
+  if (signal.aborted) return { written, completed: false };
   res.end();
   return { written, completed: true };
 }

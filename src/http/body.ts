@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { HttpError } from './errors.js';
+import { HttpError } from '../errors/http-error.js';
+import { decodeUtf8 } from '../shared/unicode.js';
 
 export const BODY_LIMIT = '64kb';
 
@@ -8,17 +9,53 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   return req.headers['transfer-encoding'] !== undefined || length > 0;
 }
 
-const parseJson = express.json({ limit: BODY_LIMIT, strict: true });
+/**
+ * Reads the bytes (decompressing gzip, deflate and br, up to the limit); what goes wrong there is an
+ * error with an HTTP status below 500 that the error handler turns into a 400, 413 or 415.
+ */
+const readBytes = express.raw({ type: () => true, limit: BODY_LIMIT });
+
+const malformedJson = () => new HttpError(400, 'Malformed JSON in request body', 'MALFORMED_JSON');
+const JSON_WHITESPACE = /^[ \t\n\r]*/;
 
 /**
- * A body that is not JSON is a 415; malformed JSON a 400 and an oversized one a 413 (via the error
- * handler). A request without a body (every GET) skips the parser: it would find nothing to read,
- * at a cost comparable to the rest of a cached list request.
+ * JSON as RFC 8259 exchanges it: UTF-8 (a leading byte-order mark is ignored), an object or an array
+ * at the top. Bytes that are not UTF-8 are kept as lone surrogates, so validation names the field
+ * they are in (src/shared/unicode.ts) rather than the text silently changing to U+FFFD.
+ */
+export function parseJsonBody(bytes: Buffer): unknown {
+  if (bytes.length === 0) return {};
+  const text = decodeUtf8(bytes).replace(/^\uFEFF/, '');
+  const first = text.charAt(JSON_WHITESPACE.exec(text)![0].length);
+  if (first !== '{' && first !== '[') throw malformedJson();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw malformedJson();
+  }
+}
+
+/**
+ * A body that is not JSON is a 415, and so is JSON in another charset than UTF-8; malformed JSON is a
+ * 400 and an oversized body a 413. A request without a body (every GET) skips the reader: it would
+ * find nothing to read, at a cost comparable to the rest of a cached list request.
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
   if (!hasBody(req)) return next();
   if (!req.is('application/json')) {
     throw new HttpError(415, 'Request body must be JSON (Content-Type: application/json)', 'UNSUPPORTED_MEDIA_TYPE');
   }
-  return parseJson(req, res, next);
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(415, 'Request body must be UTF-8 (charset=utf-8)', 'UNSUPPORTED_MEDIA_TYPE');
+  }
+  readBytes(req, res, (err?: unknown) => {
+    if (err) return next(err);
+    try {
+      req.body = parseJsonBody(req.body as Buffer);
+    } catch (parseError) {
+      return next(parseError);
+    }
+    next();
+  });
 };

@@ -1,5 +1,13 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { HttpError, errorBody } from './errors.js';
+import {
+  CredentialError,
+  HttpError,
+  RETRY_AFTER_SECONDS,
+  errorBody,
+  serviceUnavailable,
+} from '../errors/http-error.js';
+import { countCredentialFailure } from './rate-limit.js';
 
 /** Error codes of a connection that broke or a server going away: the client may retry. */
 const UNAVAILABLE_CODES = new Set([
@@ -17,11 +25,6 @@ const UNAVAILABLE_CODES = new Set([
   '53300', // too_many_connections
 ]);
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
-}
-
 function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as NodeJS.ErrnoException).code;
@@ -31,9 +34,47 @@ function isUnavailable(err: unknown): boolean {
   );
 }
 
-/** Maps what a body parser throws to the spec's status codes. */
-function fromBodyParser(err: BodyParserError): HttpError | undefined {
-  switch (err.type) {
+/** What body-parser, raw-body, zlib and the router attach to the errors they throw. */
+interface ClientErrorFields {
+  status?: unknown;
+  statusCode?: unknown;
+  type?: unknown;
+  code?: unknown;
+  expose?: unknown;
+  message?: unknown;
+}
+
+/** The HTTP status an error carries, when it says the client is at fault (400 to 499). */
+function clientStatus(err: unknown): number | undefined {
+  if (err === null || typeof err !== 'object') return undefined;
+  const { status, statusCode } = err as ClientErrorFields;
+  const carried = typeof status === 'number' ? status : statusCode;
+  return typeof carried === 'number' && Number.isInteger(carried) && carried >= 400 && carried < 500
+    ? carried
+    : undefined;
+}
+
+/** The client went away while its body was being read: nothing to answer, and nothing went wrong here. */
+function isClientAbort(err: unknown): boolean {
+  const { type, code } = (err ?? {}) as ClientErrorFields;
+  return type === 'request.aborted' || code === 'ECONNABORTED';
+}
+
+/**
+ * Every error that carries an HTTP status below 500 is the client's mistake and becomes that status
+ * in the error shape: body-parser's (malformed JSON, too large, unsupported encoding or charset, a
+ * body that does not decompress or is shorter than its Content-Length), the router's URIError for a
+ * path that does not percent-decode, and any other library's. Known causes get a clear message and
+ * a code; the rest keep the message the library marked as safe to show (`expose`).
+ */
+function fromClientError(err: unknown): HttpError | undefined {
+  const status = clientStatus(err);
+  if (status === undefined) return undefined;
+  const { type, code, expose, message } = err as ClientErrorFields;
+  if (err instanceof URIError) {
+    return new HttpError(400, 'The path is not valid percent-encoded UTF-8', 'MALFORMED_PATH');
+  }
+  switch (type) {
     case 'entity.parse.failed':
       return new HttpError(400, 'Malformed JSON in request body', 'MALFORMED_JSON');
     case 'entity.too.large':
@@ -41,16 +82,34 @@ function fromBodyParser(err: BodyParserError): HttpError | undefined {
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new HttpError(415, 'Unsupported body encoding', 'UNSUPPORTED_MEDIA_TYPE');
-    default:
-      return undefined;
+    case 'request.size.invalid':
+      return new HttpError(400, 'Request body length does not match Content-Length', 'MALFORMED_BODY');
   }
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return new HttpError(400, 'Request body does not decode as its Content-Encoding says', 'MALFORMED_BODY');
+  }
+  const safe = expose === true && typeof message === 'string' && message.length > 0;
+  return new HttpError(
+    status,
+    safe ? message : (STATUS_CODES[status] ?? 'Bad request'),
+    status === 400 ? 'BAD_REQUEST' : undefined,
+  );
 }
 
 /** PostgreSQL refusing a character it cannot store: the input's fault, so a 400, never a 500. */
 const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 
+/**
+ * A foreign key that no longer holds: something the request named (a location, an assignee) was
+ * deleted by a concurrent request between the check and the write. Retrying gives a clear answer.
+ */
+const PG_FOREIGN_KEY_VIOLATION = '23503';
+
 function fromDatabase(err: unknown): HttpError | undefined {
   const code = (err as { code?: unknown } | null)?.code;
+  if (code === PG_FOREIGN_KEY_VIOLATION) {
+    return new HttpError(409, 'Something this request refers to was removed meanwhile; retry', 'CONFLICT');
+  }
   if (typeof code === 'string' && UNSTORABLE_TEXT_CODES.has(code)) {
     return new HttpError(
       400,
@@ -62,13 +121,17 @@ function fromDatabase(err: unknown): HttpError | undefined {
 }
 
 /** The one place every error becomes the spec's `{statusCode, message, error}` body. Never a stack. */
-export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-  let httpError = err instanceof HttpError ? err : (fromBodyParser(err as BodyParserError) ?? fromDatabase(err));
+export const errorHandler: ErrorRequestHandler = async (err: unknown, req, res, _next) => {
+  if (isClientAbort(err)) {
+    // Logged as what it is; the socket is gone, so there is nobody to answer.
+    req.log.info({ reason: (err as Error).message }, 'client aborted the request');
+    res.destroy();
+    return;
+  }
+  let httpError = err instanceof HttpError ? err : (fromClientError(err) ?? fromDatabase(err));
   if (!httpError && isUnavailable(err)) {
     req.log.warn({ err }, 'database unavailable');
-    httpError = new HttpError(503, 'Service temporarily unavailable, retry shortly', 'SERVICE_UNAVAILABLE', {
-      'Retry-After': '1',
-    });
+    httpError = serviceUnavailable();
   }
   if (!httpError) {
     req.log.error({ err }, 'unhandled error');
@@ -79,7 +142,11 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
     res.destroy();
     return;
   }
+  // Every refused credential, wherever it was found, costs the address one failure.
+  if (httpError instanceof CredentialError) await countCredentialFailure(req);
   res.set(httpError.headers);
+  // Whoever made the 503, the client is told when to retry.
+  if (httpError.statusCode === 503 && !res.get('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
   res.status(httpError.statusCode).json(errorBody(httpError.statusCode, httpError.message, httpError.code, req.id));
 };
 

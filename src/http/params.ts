@@ -1,5 +1,5 @@
 import { uuid } from '../shared/schemas.js';
-import { notFound } from './errors.js';
+import { notFound } from '../errors/http-error.js';
 
 /** A malformed id cannot name anything: it is a 404 like an unknown one, never a 500 from the database. */
 export function idParam(value: string | string[] | undefined, what: string): string {

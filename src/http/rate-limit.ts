@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import {
   ipKeyGenerator,
   MemoryStore,
@@ -8,13 +8,12 @@ import {
   type Store,
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { HttpError } from './errors.js';
 import { FallbackStore, SharedRedis, type RedisOptions } from './rate-limit-store.js';
 
 export interface RateLimitOptions {
   /** Requests per window for one credential (an API key, or a dashboard user). */
   limit: number;
-  /** Requests that fail authentication (401) per window from one client address. */
+  /** Refused credentials per window from one client address, wherever they were presented. */
   failedAuthLimit?: number;
   /** Fixed window length; a minute in production, shorter in tests. */
   windowMs?: number;
@@ -23,16 +22,25 @@ export interface RateLimitOptions {
   logger: Logger;
 }
 
+/**
+ * Two budgets, each counted once per request:
+ * - per address, every refused credential (an API key, a session token, a password, an invite
+ *   token): one budget, whichever route it was presented to;
+ * - per credential, every request it makes, whatever the outcome (a 403 or a 404 too).
+ */
 export interface RateLimiters {
-  /** Around routes without a credential (sign-in, invites): only requests that end in 401 count, per address. */
-  failedAuth: RequestHandler;
   /**
-   * Wraps an authentication middleware: an address over its failure budget gets a 429 before any
-   * credential is looked at, and only authentications that fail are counted, so any number of
-   * concurrent valid requests from one address never use up the budget.
+   * Before a credential in a header is looked at: an address over its failure budget gets a 429, so
+   * a valid key answered with 200 cannot tell a guesser which guess was right.
    */
-  guardAuthentication(authenticate: RequestHandler): RequestHandler[];
-  /** After authentication: every request counts against its credential. */
+  refuseSpentAddress: RequestHandler;
+  /**
+   * Routes whose credential is in the body (sign-in, invite acceptance): each request holds a place
+   * in the address's failure budget while in flight, and gives it back unless its credential was
+   * refused, so a burst of concurrent guesses cannot all start before any is counted.
+   */
+  holdWhileInFlight: RequestHandler;
+  /** After the credential is identified (even when it is then refused with a 403): every request counts. */
   perCredential: RequestHandler;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
@@ -40,34 +48,57 @@ export interface RateLimiters {
 
 const DEFAULT_FAILED_AUTH_LIMIT = 30;
 
-/** The counter a principal's requests are charged to: never the raw secret, only stable ids. */
-function credentialKey(req: Request): string {
-  const principal = req.principal;
-  // Unreachable behind authentication; charging the address keeps a wiring mistake from being unlimited.
-  if (!principal) return `ip:${ipKeyGenerator(req.ip ?? '')}`;
-  switch (principal.kind) {
-    case 'api_key':
-      return `key:${principal.keyId}`;
-    case 'user':
-      return `user:${principal.userId}`;
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /**
+       * The counter a request's credential is charged to, set as soon as it is identified: `key:<key id>`
+       * or `user:<user id>`, never the secret.
+       */
+      credentialId?: string;
+    }
   }
 }
 
+/** How a request stands with its address's failure budget (set by the budget's middleware). */
+interface FailureState {
+  count(): Promise<void>;
+}
+const failureStates = new WeakMap<Request, FailureState>();
+
+/**
+ * Counts a refused credential against the request's address, at most once per request: the one way
+ * to say "a credential failed", wherever it is found (authentication, a service checking an invite or
+ * a reset token). The error handler calls it for every CredentialError (every 401 among them), so
+ * throwing one is enough; a route outside every budget (health, the document) counts nothing.
+ */
+export function countCredentialFailure(req: Request): Promise<void> {
+  return failureStates.get(req)?.count() ?? Promise.resolve();
+}
+
+/** The counter a principal's requests are charged to. */
+function credentialKey(req: Request): string {
+  // Unreachable behind authentication; charging the address keeps a wiring mistake from being unlimited.
+  return req.credentialId ?? `ip:${ipKeyGenerator(req.ip ?? '')}`;
+}
+
+const addressKey = (req: Request) => ipKeyGenerator(req.ip ?? '');
+
 /** Whole seconds until the window resets: what Retry-After and the body's retryAfter both say. */
-function secondsUntilReset(info: RateLimitInfo | undefined, windowMs: number): number {
-  const resetAt = info?.resetTime?.getTime() ?? Date.now() + windowMs;
+function secondsUntilReset(resetTime: Date | undefined, windowMs: number): number {
+  const resetAt = resetTime?.getTime() ?? Date.now() + windowMs;
   return Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
 }
 
 /** The spec's 429 (section 7): `{error: {code, message, retryAfter}}` and a matching Retry-After header. */
-function tooManyRequests(message: (retryAfter: number) => string): Options['handler'] {
-  return (req, res, _next, options) => {
-    const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[options.requestPropertyName];
-    const retryAfter = secondsUntilReset(info, options.windowMs);
-    res.set('Retry-After', String(retryAfter));
-    res.status(429).json({ error: { code: 'RATE_LIMIT_EXCEEDED', message: message(retryAfter), retryAfter } });
-  };
+function sendTooMany(res: Response, retryAfter: number, message: string): void {
+  res.set('Retry-After', String(retryAfter));
+  res.status(429).json({ error: { code: 'RATE_LIMIT_EXCEEDED', message, retryAfter } });
 }
+
+const guessingMessage = (seconds: number) =>
+  `Too many failed authentication attempts from this address; retry in ${seconds} s`;
 
 function loggerFor(logger: Logger): Options['logger'] {
   return {
@@ -76,9 +107,66 @@ function loggerFor(logger: Logger): Options['logger'] {
   };
 }
 
+/** One failure budget per address, counted in one store. */
+function failureBudget(store: Store, limit: number, windowMs: number) {
+  void store.init?.({ windowMs } as Options);
+  const tooMany = (res: Response, resetTime: Date | undefined) => {
+    const seconds = secondsUntilReset(resetTime, windowMs);
+    sendTooMany(res, seconds, guessingMessage(seconds));
+  };
+
+  const refuseSpentAddress: RequestHandler = async (req, res, next) => {
+    const key = addressKey(req);
+    const info = await store.get?.(key);
+    if (info && info.totalHits >= limit && (info.resetTime?.getTime() ?? 0) > Date.now()) {
+      tooMany(res, info.resetTime);
+      return;
+    }
+    let counted = false;
+    failureStates.set(req, {
+      async count() {
+        if (counted) return;
+        counted = true;
+        await store.increment(key);
+      },
+    });
+    next();
+  };
+
+  const holdWhileInFlight: RequestHandler = async (req, res, next) => {
+    const key = addressKey(req);
+    const info = await store.increment(key);
+    if (info.totalHits > limit) {
+      await store.decrement(key);
+      tooMany(res, info.resetTime);
+      return;
+    }
+    let failed = false;
+    let released = false;
+    const release = () => {
+      if (failed || released) return;
+      released = true;
+      void Promise.resolve(store.decrement(key)).catch(() => undefined);
+    };
+    failureStates.set(req, {
+      async count() {
+        if (failed) return;
+        failed = true;
+        // The place this request holds is kept: it is the failure (or taken again, if already given back).
+        if (released) await store.increment(key);
+      },
+    });
+    res.on('finish', release);
+    res.on('close', release);
+    next();
+  };
+
+  return { refuseSpentAddress, holdWhileInFlight };
+}
+
 /**
- * The two limiters every authenticated router uses, around its authentication middleware:
- * `failedAuth`, then the authentication, then `perCredential` (which needs the principal).
+ * The limiters every router with a credential uses: `refuseSpentAddress` or `holdWhileInFlight`
+ * before the credential is looked at, `perCredential` once it is identified.
  */
 export function createRateLimiters(options: RateLimitOptions): RateLimiters {
   const windowMs = options.windowMs ?? 60_000;
@@ -89,91 +177,32 @@ export function createRateLimiters(options: RateLimitOptions): RateLimiters {
     stores.push(store);
     return store;
   };
-  const common: Partial<Options> = {
+
+  const failures = failureBudget(storeFor('auth'), options.failedAuthLimit ?? DEFAULT_FAILED_AUTH_LIMIT, windowMs);
+
+  const perCredential = rateLimit({
     windowMs,
     logger: loggerFor(options.logger),
     // The stores never throw (they fall back to memory); if one ever did, serve rather than fail.
     passOnStoreError: true,
-  };
-
-  const failedAuth = rateLimit({
-    ...common,
-    limit: options.failedAuthLimit ?? DEFAULT_FAILED_AUTH_LIMIT,
-    store: storeFor('auth'),
-    requestPropertyName: 'failedAuthRateLimit',
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? ''),
-    // Counted when it starts, taken back when it ends in anything but a 401: only failures remain.
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    // Not a quota a client plans around; its headers would sit beside the credential's on every response.
-    standardHeaders: false,
-    legacyHeaders: false,
-    handler: tooManyRequests(
-      (seconds) => `Too many failed authentication attempts from this address; retry in ${seconds} s`,
-    ),
-  });
-
-  const failedAuthLimit = options.failedAuthLimit ?? DEFAULT_FAILED_AUTH_LIMIT;
-  const addressKey = (req: Request) => ipKeyGenerator(req.ip ?? '');
-  const guessing = tooManyRequests(
-    (seconds) => `Too many failed authentication attempts from this address; retry in ${seconds} s`,
-  );
-  // Invoked only once a credential has been refused: every call is a failure to count.
-  const credentialFailures = rateLimit({
-    ...common,
-    limit: failedAuthLimit,
-    store: storeFor('auth-credential'),
-    requestPropertyName: 'failedAuthRateLimit',
-    keyGenerator: addressKey,
-    standardHeaders: false,
-    legacyHeaders: false,
-    handler: guessing,
-  });
-  const refuseOverBudget: RequestHandler = async (req, res, next) => {
-    const key = addressKey(req);
-    const info = await credentialFailures.getKey(key);
-    if (info && info.totalHits >= failedAuthLimit && (info.resetTime?.getTime() ?? 0) > Date.now()) {
-      (req as unknown as Record<string, RateLimitInfo>).failedAuthRateLimit = {
-        ...info,
-        key,
-        limit: failedAuthLimit,
-        used: info.totalHits,
-        remaining: 0,
-      };
-      guessing(req, res, next, { requestPropertyName: 'failedAuthRateLimit', windowMs } as Options);
-      return;
-    }
-    next();
-  };
-  const guardAuthentication = (authenticate: RequestHandler): RequestHandler[] => [
-    refuseOverBudget,
-    (req, res, next) => {
-      const done = (err?: unknown) => {
-        if (err instanceof HttpError && err.statusCode === 401) {
-          void credentialFailures(req, res, () => next(err));
-          return;
-        }
-        next(err);
-      };
-      Promise.resolve(authenticate(req, res, done)).catch(done);
-    },
-  ];
-
-  const perCredential = rateLimit({
-    ...common,
     limit: options.limit,
     store: storeFor('credential'),
     keyGenerator: credentialKey,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    handler: tooManyRequests(
-      (seconds) => `Rate limit of ${options.limit} requests per ${windowMs / 1000} s exceeded; retry in ${seconds} s`,
-    ),
+    handler: (req, res, _next, handlerOptions) => {
+      const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[handlerOptions.requestPropertyName];
+      const seconds = secondsUntilReset(info?.resetTime, windowMs);
+      sendTooMany(
+        res,
+        seconds,
+        `Rate limit of ${options.limit} requests per ${windowMs / 1000} s exceeded; retry in ${seconds} s`,
+      );
+    },
   });
 
   return {
-    failedAuth,
-    guardAuthentication,
+    ...failures,
     perCredential,
     async close() {
       for (const store of stores) await store.shutdown?.();

@@ -1,13 +1,8 @@
-import { planCount, type FilterKind } from '../counts/count-plan.js';
-import { createdSinceSql, issueCountSql } from '../counts/counts.repository.js';
+import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
 import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
-import { findPageWithTotal, orderAndPage, type PageRequest } from '../db/paging.js';
-import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
-import type { IssueStatus, Priority } from '../shared/schemas.js';
-import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
+import type { EntrySource, IssueStatus, Priority } from '../shared/schemas.js';
 import type { ResolvedAtChange } from './issue-state.js';
-import type { IssueSort } from './issue.schemas.js';
 
 export interface IssueRow {
   id: string;
@@ -41,137 +36,44 @@ const LIST_FIELD_SQL = {
   resolved_at: isoText('resolved_at'),
   created_at: isoText('created_at'),
   updated_at: isoText('updated_at'),
-} as const;
-export const ISSUE_LIST_FIELDS = Object.keys(LIST_FIELD_SQL) as (keyof typeof LIST_FIELD_SQL)[];
+};
 
-export interface IssueFilter {
+export interface IssueFilter extends ListFilter {
   status?: IssueStatus;
   priority?: Priority;
   assigneeId?: string;
-  /** created strictly after (lists) */
-  since?: Date;
-  /** created at or after (exports) */
-  createdFrom?: Date;
-  /** created at or before (exports) */
-  createdUntil?: Date;
-  /** a prefix tsquery (see shared/search.ts) */
-  q?: string;
 }
 
-/** Whitelisted sort columns: the only identifiers that ever come from a request, via this map. */
-const SORT_COLUMNS: Record<Exclude<IssueSort, 'relevance'>, string> = {
+const SORT_COLUMNS = {
   created_at: 'created_at',
   updated_at: 'updated_at',
   priority: 'priority',
   status: 'status',
   resolved_at: 'resolved_at',
-};
+} as const;
 
-const conditions = (filter: IssueFilter): Condition[] => [
-  ['status = ?', filter.status],
-  ['priority = ?', filter.priority],
-  ['assignee_id = ?', filter.assigneeId],
-  ['created_at > ?', filter.since],
-  ['created_at >= ?', filter.createdFrom],
-  ['created_at <= ?', filter.createdUntil],
-  [SEARCH_CONDITION, filter.q],
-];
+const issues = defineListing<IssueRow, IssueFilter, keyof typeof SORT_COLUMNS>({
+  entity: 'issue',
+  columns: COLUMNS,
+  filters: {
+    status: ['status = ?', 'key'],
+    priority: ['priority = ?', 'key'],
+    assigneeId: ['assignee_id = ?', 'key'],
+    ...LIST_FILTER_FIELDS,
+  },
+  sortColumns: SORT_COLUMNS,
+  recordFields: LIST_FIELD_SQL,
+});
 
-/**
- * The list query as text and parameters, reading `columns` (a whole row by default): run inside
- * findIssuePage, or through a cursor by exports (selectIssueRecords).
- * Given `params`, its values are appended to them (see whereClause).
- */
-export function selectIssues(
-  businessId: string,
-  filter: IssueFilter,
-  page: PageRequest<IssueSort>,
-  params: unknown[] = [],
-  columns = COLUMNS,
-): SqlQuery {
-  const { sql } = whereClause(businessId, conditions(filter), params);
-  const sortSql = page.sort === 'relevance' ? searchRank(`$${params.push(filter.q)}`) : SORT_COLUMNS[page.sort];
-  return {
-    sql: /* sql */ `
-    SELECT ${columns}
-    FROM issues
-    ${sql}
-    ${orderAndPage(sortSql, page, params)}`,
-    params,
-  };
-}
+/** What a list's `sort` accepts (issue.schemas.ts). */
+export const ISSUE_SORTS = issues.sorts;
+export type IssueSort = (typeof ISSUE_SORTS)[number];
 
-/** The list query reading ISSUE_LIST_FIELDS, in their order: one value array per row (rowMode 'array'). */
-export function selectIssueRecords(businessId: string, filter: IssueFilter, page: PageRequest<IssueSort>): SqlQuery {
-  return selectIssues(businessId, filter, page, [], Object.values(LIST_FIELD_SQL).join(', '));
-}
-
-/** Which filters the counters can answer (src/counts/count-plan.ts): every field is classified. */
-const COUNTABLE: Record<keyof IssueFilter, FilterKind> = {
-  status: 'key',
-  priority: 'key',
-  assigneeId: 'key',
-  since: 'after',
-  createdFrom: 'from',
-  createdUntil: 'rows',
-  q: 'rows',
-};
-
-/**
- * A statement with one `total` column: the exact number of matching issues, from the counters when
- * the filter is equality-only or a lone lower bound, otherwise count(*).
- */
-function totalSql(businessId: string, filter: IssueFilter, params: unknown[]): string {
-  const plan = planCount(filter, COUNTABLE);
-  switch (plan.by) {
-    case 'counters':
-      return issueCountSql(businessId, plan.keys, params);
-    case 'created':
-      return createdSinceSql('issue', businessId, plan.bound, plan.inclusive, params);
-    case 'rows':
-      return /* sql */ `
-    SELECT count(*) AS total
-    FROM issues
-    ${whereClause(businessId, conditions(filter), params).sql}`;
-  }
-}
-
-export async function countIssues(db: Queryable, businessId: string, filter: IssueFilter): Promise<number> {
-  const params: unknown[] = [];
-  const { rows } = await db.query<{ total: number }>(totalSql(businessId, filter, params), params);
-  return rows[0]!.total;
-}
-
-/** A page and the exact total in one statement (see findPageWithTotal). */
-export function findIssuePage(
-  db: Queryable,
-  businessId: string,
-  filter: IssueFilter,
-  page: PageRequest<IssueSort>,
-): Promise<{ rows: IssueRow[]; total: number }> {
-  const params: unknown[] = [];
-  const total = totalSql(businessId, filter, params);
-  return findPageWithTotal(db, total, selectIssues(businessId, filter, page, params));
-}
-
-/** `forUpdate` locks the row for the rest of the transaction, so a read-modify-write sees no interleaving. */
-export async function findIssue(
-  db: Queryable,
-  businessId: string,
-  id: string,
-  { forUpdate = false } = {},
-): Promise<IssueRow | null> {
-  const { rows } = await db.query<IssueRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM issues
-    WHERE business_id = $1
-      AND id = $2
-    ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  return rows[0] ?? null;
-}
+export const ISSUE_LIST_FIELDS = issues.recordFields;
+export const selectIssueRecords = issues.selectRecords;
+export const countIssues = issues.count;
+export const findIssuePage = issues.findPage;
+export const findIssue = issues.find;
 
 export interface NewIssueRow {
   id: string;
@@ -183,7 +85,7 @@ export interface NewIssueRow {
   customerName: string | null;
   customerEmail: string | null;
   locationId: string | null;
-  source: 'api' | 'dashboard' | 'qr_code' | 'public_page' | 'import';
+  source: EntrySource;
 }
 
 export async function insertIssue(db: Queryable, businessId: string, issue: NewIssueRow): Promise<IssueRow> {
@@ -220,24 +122,57 @@ export interface IssueChanges {
 }
 
 /** Status and assignee are always written (the service computes them together); priority only when given. */
-export async function updateIssue(
+export function updateIssue(
   db: Queryable,
   businessId: string,
   id: string,
   changes: IssueChanges,
 ): Promise<IssueRow | null> {
-  const { rows } = await db.query<IssueRow>(
-    /* sql */ `
-    UPDATE issues
-    SET status = $3,
+  return issues.update(
+    db,
+    businessId,
+    id,
+    /* sql */ `status = $3,
         priority = COALESCE($4, priority),
         assignee_id = $5,
-        resolved_at = CASE $6 WHEN 'stamp' THEN clock_timestamp() WHEN 'clear' THEN NULL ELSE resolved_at END,
-        updated_at = clock_timestamp()
-    WHERE business_id = $1
-      AND id = $2
-    RETURNING ${COLUMNS}`,
-    [businessId, id, changes.status, changes.priority ?? null, changes.assigneeId, changes.resolvedAt],
+        resolved_at = CASE $6 WHEN 'stamp' THEN clock_timestamp() WHEN 'clear' THEN NULL ELSE resolved_at END`,
+    [changes.status, changes.priority ?? null, changes.assigneeId, changes.resolvedAt],
   );
-  return rows[0] ?? null;
+}
+
+export interface UnassignedIssueRow {
+  id: string;
+  priority: Priority;
+  status_before: IssueStatus;
+  status: IssueStatus;
+}
+
+/**
+ * Unassigns every issue of a member who is leaving: `assigned` ones go back to `open` (nobody works
+ * on them any more), the others keep their status. The old status comes from the locked row.
+ */
+export async function unassignIssuesOf(
+  db: Queryable,
+  businessId: string,
+  userId: string,
+): Promise<UnassignedIssueRow[]> {
+  const { rows } = await db.query<UnassignedIssueRow>(
+    /* sql */ `
+    UPDATE issues AS i
+    SET assignee_id = NULL,
+      status = CASE WHEN old.status = 'assigned' THEN 'open'::issue_status ELSE old.status END,
+      updated_at = now()
+    FROM (
+      SELECT id, status
+      FROM issues
+      WHERE business_id = $1
+        AND assignee_id = $2
+      ORDER BY id
+      FOR UPDATE
+    ) AS old
+    WHERE i.id = old.id
+    RETURNING i.id, i.priority, old.status AS status_before, i.status`,
+    [businessId, userId],
+  );
+  return rows;
 }

@@ -1,29 +1,50 @@
 import { z } from 'zod';
-import { offsetEnvelopeSchema, pageEnvelopeSchema, timestamp } from '../http/responses.js';
+import { EXAMPLE } from '../shared/examples.js';
+import { offsetEnvelopeSchema, pageEnvelopeSchema, timestamp } from '../shared/responses.js';
 import { issueStatus, priority, uuid } from '../shared/schemas.js';
 
 /** Spec 4.3 list items, field by field (no is_anonymous): what toIssueListItem returns. */
-export const issueListItemSchema = z
-  .object({
-    id: uuid,
-    title: z.string(),
-    description: z.string(),
-    status: issueStatus,
-    priority,
-    assignee_id: uuid.nullable().meta({ description: 'Null when unassigned' }),
-    customer_name: z.string().nullable(),
-    customer_email: z.string().nullable(),
-    resolved_at: timestamp.nullable().meta({ description: 'Null until resolved' }),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .meta({ id: 'IssueListItem', description: 'An issue as listed and exported' });
+const issueListItem = z.object({
+  id: uuid,
+  title: z.string(),
+  description: z.string(),
+  status: issueStatus,
+  priority,
+  assignee_id: uuid.nullable().meta({ description: 'Null when unassigned' }),
+  customer_name: z.string().nullable(),
+  customer_email: z.string().nullable(),
+  resolved_at: timestamp.nullable().meta({ description: 'Null until resolved' }),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+const listItemExample: z.infer<typeof issueListItem> = {
+  id: EXAMPLE.issueId,
+  title: 'Card reader rejects contactless payments',
+  description: 'Since this morning the terminal at the counter declines every tap; chip and PIN still work.',
+  status: 'assigned',
+  priority: 'high',
+  assignee_id: EXAMPLE.memberId,
+  customer_name: null,
+  customer_email: null,
+  resolved_at: null,
+  created_at: EXAMPLE.createdAt,
+  updated_at: EXAMPLE.updatedAt,
+};
+
+export const issueListItemSchema = issueListItem.meta({
+  id: 'IssueListItem',
+  description: 'An issue as listed and exported',
+  examples: [listItemExample],
+});
 export type IssueListItem = z.infer<typeof issueListItemSchema>;
 
 /** The single-item read: spec 2.2, including is_anonymous. */
-export const issueSchema = issueListItemSchema
-  .extend({ is_anonymous: z.boolean() })
-  .meta({ id: 'Issue', description: 'An issue, as read, created or updated' });
+export const issueSchema = issueListItemSchema.extend({ is_anonymous: z.boolean() }).meta({
+  id: 'Issue',
+  description: 'An issue, as read, created or updated',
+  examples: [{ ...listItemExample, is_anonymous: true }],
+});
 export type Issue = z.infer<typeof issueSchema>;
 
 export const issuePageSchema = pageEnvelopeSchema(issueListItemSchema, 'IssuePage');

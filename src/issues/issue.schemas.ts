@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { EXAMPLE } from '../shared/examples.js';
 import {
   email,
   isoInstant,
   issueStatus,
+  nullToAbsent,
   offsetParams,
   optionalText,
   pageParams,
+  patchBody,
   priority,
   text,
   uuid,
 } from '../shared/schemas.js';
 import { relevanceNeedsQuery, searchParam } from '../shared/search.js';
-
-export const ISSUE_SORTS = ['created_at', 'updated_at', 'priority', 'status', 'resolved_at', 'relevance'] as const;
-export type IssueSort = (typeof ISSUE_SORTS)[number];
+import { ISSUE_SORTS } from './issue.repository.js';
 
 export const issueFilters = {
   status: issueStatus.optional(),
@@ -36,27 +37,38 @@ export const listIssuesOffsetQuery = z
 export const ISSUE_TITLE_MAX = 200;
 export const ISSUE_DESCRIPTION_MAX = 10_000;
 
-const nullable = <T extends z.ZodType>(schema: T) =>
-  schema.nullish().transform((value) => (value === null ? undefined : value));
-
-export const createIssueBody = z.strictObject({
-  title: text(ISSUE_TITLE_MAX),
-  description: optionalText(ISSUE_DESCRIPTION_MAX).transform((value) => value ?? ''),
-  priority: priority.default('medium'),
-  customer_name: nullable(optionalText(200)),
-  customer_email: nullable(email.optional()),
-  assignee_id: nullable(uuid.optional()),
-});
+export const createIssueBody = z
+  .strictObject({
+    title: text(ISSUE_TITLE_MAX),
+    description: optionalText(ISSUE_DESCRIPTION_MAX).transform((value) => value ?? ''),
+    priority: priority.default('medium'),
+    customer_name: nullToAbsent(optionalText(200)),
+    customer_email: nullToAbsent(email.optional()),
+    assignee_id: nullToAbsent(uuid.optional()),
+  })
+  .meta({
+    examples: [
+      {
+        title: 'Card reader rejects contactless payments',
+        description: 'Since this morning the terminal at the counter declines every tap; chip and PIN still work.',
+        priority: 'high',
+        assignee_id: EXAMPLE.memberId,
+      },
+    ],
+  });
 export type CreateIssueBody = z.output<typeof createIssueBody>;
 
 /** `assignee_id: null` unassigns; leaving it out keeps the assignee. */
-export const updateIssueBody = z
-  .strictObject({
-    status: issueStatus.optional(),
-    priority: priority.optional(),
-    assignee_id: uuid.nullable().optional(),
-  })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'give at least one of status, priority, assignee_id',
-  });
+export const updateIssueBody = patchBody({
+  status: issueStatus.optional(),
+  priority: priority.optional(),
+  assignee_id: uuid.nullable().optional(),
+}).meta({ examples: [{ status: 'resolved' }] });
 export type UpdateIssueBody = z.output<typeof updateIssueBody>;
+
+/** What the reference says of the list parameters beyond their schemas. */
+export const issueListNotes = {
+  since: 'Only issues created strictly after this instant (a date alone: midnight UTC)',
+  q: 'Full-text search in the title and description: every word, as a prefix',
+  sort: '`relevance` ranks by the search and needs `q` (without it, a 400); ties are broken by id',
+};

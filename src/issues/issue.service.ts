@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { insertActivity } from '../activity/activity.repository.js';
+import { recordActivity } from '../activity/activity.service.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
-import { actorOf, type Principal } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
+import type { Principal } from '../auth/principal.js';
+import { badRequest, notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import { findMember } from '../users/user.repository.js';
 import { nextIssueState } from './issue-state.js';
@@ -14,8 +14,9 @@ import {
   updateIssue,
   type IssueFilter,
   type IssueRow,
+  type IssueSort,
 } from './issue.repository.js';
-import type { CreateIssueBody, IssueSort, UpdateIssueBody } from './issue.schemas.js';
+import type { CreateIssueBody, UpdateIssueBody } from './issue.schemas.js';
 import type { Queryable } from '../db/database.js';
 
 export async function listIssues(
@@ -56,11 +57,10 @@ export async function createIssue(pool: pg.Pool, principal: Principal, input: Cr
       locationId: null,
       source: principal.kind === 'api_key' ? 'api' : 'dashboard',
     });
-    await insertActivity(tx, businessId, {
+    await recordActivity(tx, principal, {
       type: 'issue.created',
       entityType: 'issue',
       entityId: row.id,
-      ...actorOf(principal),
       data: { status: row.status, priority: row.priority, assignee_id: row.assignee_id },
     });
     return row;
@@ -84,11 +84,10 @@ export async function changeIssue(
     );
     const row = (await updateIssue(tx, businessId, id, { ...next, priority: changes.priority }))!;
     const snapshot = (i: IssueRow) => ({ status: i.status, priority: i.priority, assignee_id: i.assignee_id });
-    await insertActivity(tx, businessId, {
+    await recordActivity(tx, principal, {
       type: 'issue.updated',
       entityType: 'issue',
       entityId: id,
-      ...actorOf(principal),
       data: { from: snapshot(before), to: snapshot(row) },
     });
     return row;

@@ -1,5 +1,5 @@
-import type { Principal } from '../http/auth.js';
-import { authorize, type Action } from '../http/authorize.js';
+import type { Principal } from '../auth/principal.js';
+import { authorize, type Action } from '../auth/authorize.js';
 import { ROLES, SCOPES, type Role, type Scope } from '../shared/schemas.js';
 
 export interface Access {
@@ -27,7 +27,14 @@ const withScope = (scope: Scope): Principal => ({
   userId: '',
   changeNumber: 0,
 });
-const withRole = (role: Role): Principal => ({ kind: 'user', businessId: '', role, userId: '', sessionId: '' });
+const withRole = (role: Role): Principal => ({
+  kind: 'user',
+  businessId: '',
+  role,
+  userId: '',
+  sessionId: '',
+  changeNumber: 0,
+});
 
 /** Asks authorize() itself, so the document says exactly what the code enforces. */
 export function accessFor(action: Action): Access {

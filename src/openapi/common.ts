@@ -1,5 +1,11 @@
 import { STATUS_CODES } from 'node:http';
-import { ERROR_STATUSES, errorBodySchemas, rateLimitBodySchema, type ErrorStatus } from '../http/responses.js';
+import {
+  ERROR_STATUSES,
+  errorBodySchemas,
+  exampleOf,
+  rateLimitBodySchema,
+  type ErrorStatus,
+} from '../shared/responses.js';
 import { componentId } from './json-schema.js';
 
 /** What every operation shares: credentials, headers, error responses and the overview text. */
@@ -17,7 +23,9 @@ export const securitySchemes = {
     type: 'apiKey',
     in: 'header',
     name: 'X-API-Key',
-    description: 'An API key (`fbk_…`). Accepted by /api/v1 and, for its own business, by /businesses/{business_id}.',
+    description:
+      'An API key (`fbk_…`) only. Accepted by /api/v1 and, for its own business, by /businesses/{business_id}. ' +
+      'A session token here is a 401: sessions go in `Authorization: Bearer`.',
   },
   BearerAuth: {
     type: 'http',
@@ -66,19 +74,31 @@ export function errorResponses(): Record<string, unknown> {
         ...(status === 503
           ? {
               'Retry-After': {
-                description: 'Seconds to wait (when the database is unreachable)',
-                schema: { type: 'integer' },
+                description:
+                  'Whole seconds to wait before retrying (the service is starting, or its database unreachable)',
+                required: true,
+                schema: { type: 'integer', minimum: 1 },
               },
             }
           : {}),
       },
-      content: { 'application/json': { schema: ref('schemas', componentId(errorBodySchemas[status])) } },
+      content: {
+        'application/json': {
+          schema: ref('schemas', componentId(errorBodySchemas[status])),
+          example: exampleOf(errorBodySchemas[status]),
+        },
+      },
     };
   }
   responses[errorResponseName(429)] = {
     description: 'Rate limit exceeded: the credential’s budget, or failed authentications from this address',
     headers: { 'X-Request-Id': ref('headers', 'XRequestId'), 'Retry-After': ref('headers', 'RetryAfter') },
-    content: { 'application/json': { schema: ref('schemas', componentId(rateLimitBodySchema)) } },
+    content: {
+      'application/json': {
+        schema: ref('schemas', componentId(rateLimitBodySchema)),
+        example: exampleOf(rateLimitBodySchema),
+      },
+    },
   };
   return responses;
 }

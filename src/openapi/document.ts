@@ -1,8 +1,10 @@
-import type { ErrorStatus } from '../http/responses.js';
+import type { z } from 'zod';
+import { exampleOf, type ErrorStatus } from '../shared/responses.js';
+import { uuid } from '../shared/schemas.js';
 import { accessFor } from './access.js';
 import { errorResponseName, errorResponses, headers, overview, ref, securitySchemes } from './common.js';
 import { componentId, inputSchema, queryProperties, responseComponents } from './json-schema.js';
-import type { Feature, JsonSchema, OperationSpec, SuccessResponse } from './operation.js';
+import type { JsonSchema, RouteDoc as OperationSpec, SuccessResponse } from '../http/route.js';
 
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, Record<string, Record<string, unknown>>>;
@@ -13,18 +15,23 @@ export const toTemplate = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
 
-const RATE_LIMITED_GUARDS = new Set(['api_key', 'business']);
+/** Every path parameter is a UUID, described as the server checks it (idParam parses with `uuid`). */
+const UUID_SCHEMA = inputSchema(uuid);
+
+/** Guards whose requests are charged to a credential: their responses carry the RateLimit headers. */
+const RATE_LIMITED_GUARDS = new Set(['api_key', 'business', 'session']);
 
 /** The error statuses an operation can answer with, from how it is reached and what it parses. */
 function errorStatuses(op: OperationSpec): (ErrorStatus | 429)[] {
   const statuses = new Set<ErrorStatus | 429>(op.errors ?? []);
   const add = (...more: (ErrorStatus | 429)[]) => more.forEach((status) => statuses.add(status));
-  if (RATE_LIMITED_GUARDS.has(op.guard)) add(401, 403, 429);
+  if (op.guard === 'api_key' || op.guard === 'business') add(401, 403, 429);
   if (op.guard === 'session') add(401, 429);
   if (op.guard === 'public') add(429);
-  if (op.query || op.body) add(400);
+  // A path parameter that does not percent-decode is a 400, whatever the operation.
+  if (op.query || op.body || op.path.includes(':')) add(400);
   if (op.body) add(413, 415);
-  if (op.path.includes('/:id')) add(404);
+  if (op.resource) add(404);
   add(500);
   if (op.guard !== 'open') add(503);
   return [...statuses].sort((a, b) => a - b);
@@ -38,6 +45,8 @@ function security(op: OperationSpec, keysAccepted: boolean) {
       return keysAccepted ? [{ BearerAuth: [] }, { ApiKeyHeader: [] }] : [{ BearerAuth: [] }];
     case 'session':
       return [{ BearerAuth: [] }];
+    case 'public':
+      return op.optionalSession ? [{}, { BearerAuth: [] }] : [];
     default:
       return [];
   }
@@ -78,7 +87,7 @@ function parameters(op: OperationSpec) {
       (name === 'business_id'
         ? 'The business; a malformed id, or one the credential has no access to, is a 403'
         : 'A malformed id is a 404, like an unknown one'),
-    schema: { type: 'string', format: 'uuid' },
+    schema: UUID_SCHEMA,
   }));
   const query = op.query
     ? queryProperties(op.query).map(({ name, schema, required }) => {
@@ -102,13 +111,36 @@ function successResponse(op: OperationSpec, response: SuccessResponse) {
       schema: header.schema ?? { type: 'string' },
     };
   }
-  const content: Record<string, { schema: JsonSchema }> = {};
-  if (response.json) content['application/json'] = { schema: ref('schemas', componentId(response.json)) };
-  for (const [type, schema] of Object.entries(response.media ?? {})) content[type] = { schema };
+  const content: Record<string, { schema: JsonSchema; example?: unknown }> = {};
+  if (response.json) {
+    content['application/json'] = {
+      schema: ref('schemas', componentId(response.json)),
+      example: requiredExample(response.json, `${op.operationId} ${response.status}`),
+    };
+  }
+  for (const [type, { schema, example }] of Object.entries(response.media ?? {})) {
+    content[type] = example === undefined ? { schema } : { schema, example };
+  }
   return {
     description: response.description,
     headers,
     ...(Object.keys(content).length > 0 ? { content } : {}),
+  };
+}
+
+/** An example declared on the schema (`.meta({ examples })`): every body an operation takes or gives has one. */
+function requiredExample(schema: z.ZodType, where: string): unknown {
+  const example = exampleOf(schema);
+  if (example === undefined) throw new Error(`${where}: declare an example on its schema with .meta({ examples })`);
+  return example;
+}
+
+/** The JSON body, described as the client writes it, with the example declared on its schema. */
+function requestBody(operationId: string, body: z.ZodType) {
+  const { examples: _examples, ...schema } = inputSchema(body);
+  return {
+    required: true,
+    content: { 'application/json': { schema, example: requiredExample(body, `${operationId} request body`) } },
   };
 }
 
@@ -125,9 +157,7 @@ function operation(op: OperationSpec) {
     security: security(op, who.keysAccepted),
     ...who.extensions,
     parameters: parameters(op),
-    ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(op.body) } } } }
-      : {}),
+    ...(op.body ? { requestBody: requestBody(op.operationId, op.body) } : {}),
     responses,
   };
 }
@@ -138,10 +168,13 @@ export interface DocumentOptions {
 }
 
 /** The OpenAPI 3.1 document of `features`: every operation, with its parameters, body and responses. */
-export function buildOpenApiDocument(features: Feature[], options: DocumentOptions): OpenApiDocument {
+export function buildOpenApiDocument(
+  features: { tags: { name: string; description: string }[]; routes: OperationSpec[] }[],
+  options: DocumentOptions,
+): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   const operationIds = new Set<string>();
-  for (const op of features.flatMap((feature) => feature.operations)) {
+  for (const op of features.flatMap((feature) => feature.routes)) {
     const template = toTemplate(op.path);
     if (operationIds.has(op.operationId)) throw new Error(`operationId ${op.operationId} is declared twice`);
     if (paths[template]?.[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);

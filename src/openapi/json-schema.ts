@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonSchema } from './operation.js';
+import type { JsonSchema } from '../http/route.js';
 
 const TARGET = 'draft-2020-12';
 
@@ -15,13 +15,14 @@ const STANDARD_FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'emai
 type Override = NonNullable<z.core.ToJSONSchemaParams['override']>;
 
 /**
- * Keeps the document readable: a format (uuid, date-time, email) says what zod's long generated
- * pattern for it says, and the safe-integer bounds zod adds to every integer say nothing.
+ * Keeps the document readable without making it say less than the server checks: a format (uuid,
+ * date-time, email) keeps zod's pattern beside it, because the server checks exactly that pattern
+ * (a UUID's variant bits, an email without quoted parts, a date-time with seconds and a zone), which
+ * the format alone leaves to each validator. The safe-integer bounds zod adds to every integer say nothing.
  */
 const tidy: Override = ({ jsonSchema }) => {
   // zod names some checks as formats of its own (`starts_with`): their pattern says it in JSON Schema.
   if (jsonSchema.format && !STANDARD_FORMATS.has(jsonSchema.format)) delete jsonSchema.format;
-  if (jsonSchema.format && jsonSchema.pattern) delete jsonSchema.pattern;
   // A record keyed by an enum has every key: an object with those properties says so plainly.
   const keys = (jsonSchema.propertyNames as { enum?: string[] } | undefined)?.enum;
   if (keys && typeof jsonSchema.additionalProperties === 'object') {

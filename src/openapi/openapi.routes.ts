@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Router } from 'express';
 import helmet from 'helmet';
-import type { OpenApiDocument } from './document.js';
 
 export const DOCUMENT_PATH = '/api/v1/openapi.json';
 
@@ -69,16 +68,14 @@ const docsPolicy = helmet.contentSecurityPolicy({
   },
 });
 
-/** The document (no credential, no rate limit) and the interactive reference that renders it. */
-export function openApiRoutes(document: OpenApiDocument): Router {
+/**
+ * The interactive reference that renders the document (no credential, no rate limit): pages, not
+ * API operations, so they are not in the document themselves.
+ */
+export function docsPages(): Router {
   const router = Router();
-  const body = JSON.stringify(document);
   // Only the directory: the package's main module would load the browser bundle into Node.
   const assets = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-
-  router.get(DOCUMENT_PATH, (_req, res) => {
-    res.type('application/json').send(body);
-  });
 
   router.use('/docs', docsPolicy);
   router.get('/docs', (_req, res) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { offsetEnvelopeSchema, timestamp } from '../http/responses.js';
+import { EXAMPLE } from '../shared/examples.js';
+import { offsetEnvelopeSchema, timestamp } from '../shared/responses.js';
 import { uuid } from '../shared/schemas.js';
 import { QR_LABEL_MAX } from './qr-code.schemas.js';
 
@@ -18,7 +19,22 @@ export const qrCodeSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'QrCode', description: 'A QR code leading customers to the feedback page' });
+  .meta({
+    id: 'QrCode',
+    description: 'A QR code leading customers to the feedback page',
+    examples: [
+      {
+        id: EXAMPLE.qrCodeId,
+        label: 'Terrace, table 4',
+        code: 'k3Fz9QbT2w',
+        url: 'https://feedback.cafe-soleil.example/f/k3Fz9QbT2w',
+        location_id: EXAMPLE.locationId,
+        active: true,
+        created_at: EXAMPLE.createdAt,
+        updated_at: EXAMPLE.createdAt,
+      },
+    ],
+  });
 export type QrCode = z.infer<typeof qrCodeSchema>;
 
 export const qrCodeOffsetPageSchema = offsetEnvelopeSchema(qrCodeSchema, 'QrCodeOffsetPage');

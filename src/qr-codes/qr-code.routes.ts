@@ -1,10 +1,7 @@
-import { Router } from 'express';
-import type pg from 'pg';
-import { principalOf } from '../http/auth.js';
-import { permit } from '../http/authorize.js';
-import { idParam, offsetEnvelope } from '../http/params.js';
-import { parseBody, parseQuery } from '../http/validation.js';
+import { offsetEnvelope } from '../http/params.js';
+import { defineRoute, type Feature } from '../http/route.js';
 import { toQrCodeResponse } from './qr-code.presenter.js';
+import { qrCodeOffsetPageSchema, qrCodeSchema } from './qr-code.responses.js';
 import { createQrCodeBody, listQrCodesQuery, qrImageQuery, updateQrCodeBody } from './qr-code.schemas.js';
 import {
   changeQrCode,
@@ -16,45 +13,127 @@ import {
   renderQrCode,
 } from './qr-code.service.js';
 
+const base = '/businesses/:business_id/qr-codes';
+const common = { tag: 'QR codes', guard: 'business' } as const;
+const one = { ...common, path: `${base}/:id`, resource: 'QR code' } as const;
+
 /** /businesses/:business_id/qr-codes: codes that lead customers to the feedback page. */
-export function qrCodeRoutes(pool: pg.Pool, publicBaseUrl: string): Router {
-  const router = Router({ mergeParams: true });
-  const present = (row: Parameters<typeof toQrCodeResponse>[0]) => toQrCodeResponse(row, publicBaseUrl);
-
-  router.get('/qr-codes', async (req, res) => {
-    const { businessId } = principalOf(req);
-    const { limit, offset, order, active } = parseQuery(listQrCodesQuery, req.query);
-    const result = await listQrCodes(pool, businessId, { active }, { sort: 'created_at', order, limit, offset });
-    res.json(offsetEnvelope(result.rows.map(present), result.total, limit, offset));
-  });
-
-  router.get('/qr-codes/:id', async (req, res) => {
-    const { businessId } = principalOf(req);
-    res.json(present(await getQrCode(pool, businessId, idParam(req.params.id, 'QR code'))));
-  });
-
-  router.get('/qr-codes/:id/image', async (req, res) => {
-    const { businessId } = principalOf(req);
-    const qr = await getQrCode(pool, businessId, idParam(req.params.id, 'QR code'));
-    const { format, size } = parseQuery(qrImageQuery, req.query);
-    const image = await renderQrCode(qrCodeUrl(publicBaseUrl, qr.code), format, size);
-    res.type(format === 'svg' ? 'image/svg+xml' : 'image/png').send(image);
-  });
-
-  router.post('/qr-codes', permit('write'), async (req, res) => {
-    const qr = await createQrCode(pool, principalOf(req), parseBody(createQrCodeBody, req.body));
-    res.status(201).location(`${req.baseUrl}/qr-codes/${qr.id}`).json(present(qr));
-  });
-
-  router.patch('/qr-codes/:id', permit('write'), async (req, res) => {
-    const id = idParam(req.params.id, 'QR code');
-    res.json(present(await changeQrCode(pool, principalOf(req), id, parseBody(updateQrCodeBody, req.body))));
-  });
-
-  router.delete('/qr-codes/:id', permit('write'), async (req, res) => {
-    await removeQrCode(pool, principalOf(req), idParam(req.params.id, 'QR code'));
-    res.status(204).end();
-  });
-
-  return router;
-}
+export const qrCodeFeature: Feature = {
+  tags: [{ name: 'QR codes', description: 'Codes that lead customers to the public feedback page' }],
+  routes: [
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: base,
+      operationId: 'listQrCodes',
+      summary: 'List QR codes',
+      action: 'read',
+      query: listQrCodesQuery,
+      queryNotes: { active: 'Only active (`true`) or inactive (`false`) codes' },
+      responses: [{ status: 200, description: 'A slice of the QR codes', json: qrCodeOffsetPageSchema }],
+      handler: async ({ res, principal, query: { limit, offset, order, active }, services }) => {
+        const page = { sort: 'created_at', order, limit, offset } as const;
+        const result = await listQrCodes(services.db.pool, principal.businessId, { active }, page);
+        const data = result.rows.map((row) => toQrCodeResponse(row, services.publicBaseUrl));
+        res.json(offsetEnvelope(data, result.total, limit, offset));
+      },
+    }),
+    defineRoute({
+      ...one,
+      method: 'get',
+      operationId: 'getQrCode',
+      summary: 'Read a QR code',
+      action: 'read',
+      responses: [{ status: 200, description: 'The QR code', json: qrCodeSchema }],
+      handler: async ({ res, principal, services, id }) => {
+        const qr = await getQrCode(services.db.pool, principal.businessId, id);
+        res.json(toQrCodeResponse(qr, services.publicBaseUrl));
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: `${base}/:id/image`,
+      resource: 'QR code',
+      operationId: 'getQrCodeImage',
+      summary: 'Render a QR code as SVG or PNG',
+      action: 'read',
+      query: qrImageQuery,
+      queryNotes: { size: 'Width and height in pixels' },
+      responses: [
+        {
+          status: 200,
+          description: 'The image, encoding the public URL of the code',
+          media: {
+            'image/svg+xml': {
+              schema: { type: 'string', contentMediaType: 'image/svg+xml' },
+              example:
+                '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29" width="256" height="256" ' +
+                'shape-rendering="crispEdges"><path fill="#ffffff" d="M0 0h29v29H0z"/>' +
+                '<path stroke="#000000" d="M4 4.5h7m1 0h1m2 0h2m1 0h7"/></svg>',
+            },
+            // A binary image has no example a JSON document could hold.
+            'image/png': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+      ],
+      handler: async ({ res, principal, query: { format, size }, services, id }) => {
+        const qr = await getQrCode(services.db.pool, principal.businessId, id);
+        const image = await renderQrCode(qrCodeUrl(services.publicBaseUrl, qr.code), format, size);
+        res.type(format === 'svg' ? 'image/svg+xml' : 'image/png').send(image);
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: base,
+      operationId: 'createQrCode',
+      summary: 'Create a QR code',
+      action: 'write',
+      body: createQrCodeBody,
+      responses: [
+        {
+          status: 201,
+          description: 'The new QR code',
+          json: qrCodeSchema,
+          headers: {
+            Location: {
+              description: `The new QR code: \`${base.replace(':business_id', '{business_id}')}/{id}\``,
+              required: true,
+            },
+          },
+        },
+      ],
+      handler: async ({ req, res, principal, body, services }) => {
+        const qr = await createQrCode(services.db.pool, principal, body);
+        res.status(201).location(`${req.baseUrl}/qr-codes/${qr.id}`).json(toQrCodeResponse(qr, services.publicBaseUrl));
+      },
+    }),
+    defineRoute({
+      ...one,
+      method: 'patch',
+      operationId: 'updateQrCode',
+      summary: 'Rename, activate or deactivate a QR code',
+      description: 'Give at least one of `label`, `active`.',
+      action: 'write',
+      body: updateQrCodeBody,
+      responses: [{ status: 200, description: 'The updated QR code', json: qrCodeSchema }],
+      handler: async ({ res, principal, body, services, id }) => {
+        const qr = await changeQrCode(services.db.pool, principal, id, body);
+        res.json(toQrCodeResponse(qr, services.publicBaseUrl));
+      },
+    }),
+    defineRoute({
+      ...one,
+      method: 'delete',
+      operationId: 'deleteQrCode',
+      summary: 'Delete a QR code',
+      action: 'write',
+      responses: [{ status: 204, description: 'Deleted' }],
+      handler: async ({ res, principal, services, id }) => {
+        await removeQrCode(services.db.pool, principal, id);
+        res.status(204).end();
+      },
+    }),
+  ],
+};

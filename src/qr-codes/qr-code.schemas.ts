@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { offsetParams, queryInt, text, uuid } from '../shared/schemas.js';
+import { EXAMPLE } from '../shared/examples.js';
+import { offsetParams, patchBody, queryInt, text, uuid } from '../shared/schemas.js';
 
 export const QR_LABEL_MAX = 100;
 
@@ -11,21 +12,19 @@ export const listQrCodesQuery = z.strictObject({
     .optional(),
 });
 
-export const createQrCodeBody = z.strictObject({
-  label: text(QR_LABEL_MAX),
-  location_id: uuid.nullish().transform((value) => value ?? undefined),
-  active: z.boolean().default(true),
-});
+export const createQrCodeBody = z
+  .strictObject({
+    label: text(QR_LABEL_MAX),
+    location_id: uuid.nullish().transform((value) => value ?? undefined),
+    active: z.boolean().default(true),
+  })
+  .meta({ examples: [{ label: 'Terrace, table 4', location_id: EXAMPLE.locationId }] });
 export type CreateQrCodeBody = z.output<typeof createQrCodeBody>;
 
-export const updateQrCodeBody = z
-  .strictObject({
-    label: text(QR_LABEL_MAX).optional(),
-    active: z.boolean().optional(),
-  })
-  .refine((body) => body.label !== undefined || body.active !== undefined, {
-    message: 'give at least one of label, active',
-  });
+export const updateQrCodeBody = patchBody({
+  label: text(QR_LABEL_MAX).optional(),
+  active: z.boolean().optional(),
+}).meta({ examples: [{ label: 'Terrace, table 5', active: false }] });
 export type UpdateQrCodeBody = z.output<typeof updateQrCodeBody>;
 
 export const qrImageQuery = z.strictObject({

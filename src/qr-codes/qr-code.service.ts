@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import QRCode from 'qrcode';
-import { insertActivity } from '../activity/activity.repository.js';
+import { recordActivity } from '../activity/activity.service.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
-import { actorOf, type Principal } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
+import type { Principal } from '../auth/principal.js';
+import { badRequest, notFound } from '../errors/http-error.js';
 import { locationExists } from '../locations/location.repository.js';
 import { newId } from '../shared/ids.js';
 import { randomBase62 } from '../shared/random.js';
@@ -54,11 +54,10 @@ export async function createQrCode(pool: pg.Pool, principal: Principal, input: C
       locationId: input.location_id ?? null,
       active: input.active,
     });
-    await insertActivity(tx, businessId, {
+    await recordActivity(tx, principal, {
       type: 'qr_code.created',
       entityType: 'qr_code',
       entityId: row.id,
-      ...actorOf(principal),
       data: { label: row.label },
     });
     return row;
@@ -75,11 +74,10 @@ export async function changeQrCode(
   return withTransaction(pool, async (tx) => {
     const row = await updateQrCode(tx, businessId, id, changes);
     if (!row) throw notFound('QR code');
-    await insertActivity(tx, businessId, {
+    await recordActivity(tx, principal, {
       type: 'qr_code.updated',
       entityType: 'qr_code',
       entityId: id,
-      ...actorOf(principal),
       data: { ...changes },
     });
     return row;
@@ -90,11 +88,10 @@ export async function removeQrCode(pool: pg.Pool, principal: Principal, id: stri
   const { businessId } = principal;
   await withTransaction(pool, async (tx) => {
     if (!(await deleteQrCode(tx, businessId, id))) throw notFound('QR code');
-    await insertActivity(tx, businessId, {
+    await recordActivity(tx, principal, {
       type: 'qr_code.deleted',
       entityType: 'qr_code',
       entityId: id,
-      ...actorOf(principal),
     });
   });
 }

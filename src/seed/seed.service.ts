@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { insertActivity } from '../activity/activity.repository.js';
+import { recordActivity } from '../activity/activity.service.js';
 import { findBusiness } from '../businesses/business.repository.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors/http-error.js';
 import { seededRandom, type Random } from './seed.random.js';
 import { insertCommentBatch, insertIssueBatch, insertSuggestionBatch, findSeedTargets } from './seed.repository.js';
 import { commentBatch, issueBatch, suggestionBatch, type CommentParent, type SeedContext } from './seed.rows.js';
@@ -132,14 +132,16 @@ export async function seedBusiness(
   await queue.settle();
 
   const seeded = { suggestions: request.suggestions, issues: request.issues, comments: parents.length };
-  await insertActivity(pool, businessId, {
-    type: 'business.seeded',
-    entityType: 'business',
-    entityId: businessId,
-    actorUserId: null,
-    actorApiKeyId: null,
-    data: seeded,
-  });
+  await recordActivity(
+    pool,
+    { businessId, userId: null },
+    {
+      type: 'business.seeded',
+      entityType: 'business',
+      entityId: businessId,
+      data: seeded,
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
   const rows = seeded.suggestions + seeded.issues + seeded.comments;
   return {

@@ -1,10 +1,5 @@
 import type { Queryable } from '../db/database.js';
-
-export interface SessionRow {
-  id: string;
-  user_id: string;
-  expires_at: Date;
-}
+import type { SessionRow } from '../auth/credential.repository.js';
 
 export interface UserCredentialsRow {
   id: string;
@@ -38,20 +33,6 @@ export async function insertSession(
   return rows[0]!;
 }
 
-/** Only a live session: not revoked and not expired. */
-export async function findLiveSession(db: Queryable, digest: Buffer): Promise<SessionRow | null> {
-  const { rows } = await db.query<SessionRow>(
-    /* sql */ `
-    SELECT id, user_id, expires_at
-    FROM sessions
-    WHERE token_digest = $1
-      AND revoked_at IS NULL
-      AND expires_at > now()`,
-    [digest],
-  );
-  return rows[0] ?? null;
-}
-
 export async function revokeSession(db: Queryable, sessionId: string): Promise<void> {
   await db.query(
     /* sql */ `
@@ -60,6 +41,30 @@ export async function revokeSession(db: Queryable, sessionId: string): Promise<v
     WHERE id = $1`,
     [sessionId],
   );
+}
+
+/** Ends every live session of the user, but `keepSessionId` (the one changing its password). */
+export async function revokeSessionsOf(db: Queryable, userId: string, keepSessionId: string | null = null) {
+  await db.query(
+    /* sql */ `
+    UPDATE sessions
+    SET revoked_at = now()
+    WHERE user_id = $1
+      AND revoked_at IS NULL
+      AND id IS DISTINCT FROM $2`,
+    [userId, keepSessionId],
+  );
+}
+
+export async function findUserCredentialsById(db: Queryable, userId: string): Promise<UserCredentialsRow | null> {
+  const { rows } = await db.query<UserCredentialsRow>(
+    /* sql */ `
+    SELECT id, email, name, password_hash
+    FROM users
+    WHERE id = $1`,
+    [userId],
+  );
+  return rows[0] ?? null;
 }
 
 export interface MembershipSummaryRow {

@@ -1,11 +1,18 @@
 import type pg from 'pg';
-import { unauthorized } from '../http/errors.js';
 import { newId } from '../shared/ids.js';
 import { hashPassword, verifyPassword } from '../users/password.js';
-import type { LoginThrottle } from './login-throttle.js';
-import { generateSessionToken } from './session-token.js';
-import { findUserCredentials, insertSession } from './session.repository.js';
-import type { LoginResponse } from './session.responses.js';
+import { credentialRefused } from '../auth/credential-failure.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
+import { generateSessionToken } from '../auth/session-token.js';
+import type { SessionRow } from '../auth/credential.repository.js';
+import { findUserById } from '../users/user.repository.js';
+import {
+  findMemberships,
+  findUserCredentials,
+  insertSession,
+  revokeSession,
+  type UserCredentialsRow,
+} from './session.repository.js';
 
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
@@ -13,14 +20,14 @@ export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 let decoyHash: Promise<string> | undefined;
 const decoy = () => (decoyHash ??= hashPassword('decoy password that matches nothing'));
 
-const invalidLogin = () => unauthorized('Invalid email or password');
+const invalidLogin = () => credentialRefused('Invalid email or password');
 
 export async function login(
   pool: pg.Pool,
   throttle: LoginThrottle,
   email: string,
   password: string,
-): Promise<LoginResponse> {
+): Promise<{ token: string; session: SessionRow; user: UserCredentialsRow }> {
   await throttle.wait(email);
   const user = await findUserCredentials(pool, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoy()), password);
@@ -31,9 +38,18 @@ export async function login(
   throttle.recordSuccess(email);
   const { token, digest } = generateSessionToken();
   const session = await insertSession(pool, { id: newId(), userId: user.id, digest, lifetimeMs: SESSION_LIFETIME_MS });
-  return {
-    token,
-    expires_at: session.expires_at.toISOString(),
-    user: { id: user.id, email: user.email, name: user.name },
-  };
+  return { token, session, user };
+}
+
+/** The session's user (null once deleted) and the businesses they belong to. */
+export async function describeSession(pool: pg.Pool, session: SessionRow) {
+  const [user, memberships] = await Promise.all([
+    findUserById(pool, session.user_id),
+    findMemberships(pool, session.user_id),
+  ]);
+  return { user, memberships };
+}
+
+export async function logout(pool: pg.Pool, session: SessionRow): Promise<void> {
+  await revokeSession(pool, session.id);
 }

@@ -16,3 +16,9 @@ export function randomBase62(length: number): string {
 
 /** A URL-safe token of 256 random bits behind a recognisable prefix. */
 export const randomToken = (prefix: string): string => `${prefix}${randomBytes(32).toString('base64url')}`;
+
+const TOKEN_BODY = /^[A-Za-z0-9_-]{43}$/;
+
+/** Whether `candidate` has the shape randomToken(prefix) makes: checked before any lookup. */
+export const isRandomToken = (prefix: string, candidate: string): boolean =>
+  candidate.startsWith(prefix) && TOKEN_BODY.test(candidate.slice(prefix.length));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasVisibleText, VISIBLE_PATTERN } from './unicode.js';
 
 export const SUGGESTION_STATUSES = ['pending', 'reviewing', 'in_progress', 'completed', 'rejected'] as const;
 export const ISSUE_STATUSES = ['open', 'assigned', 'in_progress', 'resolved', 'closed'] as const;
@@ -23,31 +24,35 @@ export type Visibility = z.infer<typeof visibility>;
 export type Plan = (typeof PLANS)[number];
 export type Role = (typeof ROLES)[number];
 export type Scope = (typeof SCOPES)[number];
+/** Where a suggestion or issue came from: the database's entry_source. */
+export type EntrySource = 'api' | 'dashboard' | 'qr_code' | 'public_page' | 'import';
 
+/** RFC 9562: a version digit 1 to 8 and the variant bits `10` (or the nil and max UUIDs); the document says so too. */
 export const uuid = z.uuid();
 
-/** A whole number in a query string: digits only, so `1e2`, ` 5` or `5.0` are rejected, not coerced. */
+/**
+ * A whole number in a query string: digits only, so `1e2`, ` 5` or `5.0` are rejected, not coerced;
+ * a number past the bounds, however many digits it has, is "too big" or "too small".
+ */
 export const queryInt = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 
 const isoDate = z.iso.date();
 const isoDateTime = z.iso.datetime({ offset: true });
 
-/** A date or a date-time with a zone, as a Date; a date alone stands for `timeOfDay` UTC on that day. */
+/**
+ * A date or a date-time with seconds and a zone (`Z` or `+01:00`), as a Date; a date alone stands for
+ * `timeOfDay` UTC on that day. The document shows both forms with their patterns.
+ */
 const instantWithDateAt = (timeOfDay: string) =>
   z
-    .string()
-    .refine((value) => isoDate.safeParse(value).success || isoDateTime.safeParse(value).success, {
-      message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
+    .union([isoDate, isoDateTime], {
+      error: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with seconds and a time zone',
     })
     .transform((value) => new Date(value.length === 10 ? `${value}T${timeOfDay}Z` : value))
     .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' })
     .meta({
-      description: 'An ISO 8601 date (YYYY-MM-DD) or date-time with `Z` or an offset',
+      description: 'An ISO 8601 date (YYYY-MM-DD) or date-time with seconds and `Z` or an offset (`+01:00`)',
       examples: ['2026-01-31', '2026-01-31T09:30:00Z'],
     });
 
@@ -82,33 +87,67 @@ export const offsetParams = {
   order: sortOrder.default('desc'),
 };
 
-/**
- * Trimmed text that must not be empty once trimmed; length counted in characters, not UTF-16 units.
- * The bounds are checked by the refinements; the metadata shows them in the OpenAPI document.
- */
 /** PostgreSQL text cannot hold U+0000: refused here as a 400 rather than failing in the database. */
 const NO_NUL = [
   (value: string) => !value.includes('\u0000'),
   { message: 'must not contain the NUL character' },
 ] as const;
 
+/**
+ * The bound counts characters (code points, as JSON Schema's maxLength does) of the text as sent,
+ * before trimming: exactly what the document's maxLength says. (Text that is not valid Unicode never
+ * gets here: parseBody refuses it in every field.)
+ */
+const atMost = (max: number) =>
+  [(value: string) => [...value].length <= max, { message: `must be at most ${max} characters` }] as const;
+
+/**
+ * Text that must show something: trimmed, and not made only of white space or invisible characters
+ * (zero-width spaces and the like, src/shared/unicode.ts), which is empty text.
+ */
 export const text = (max: number) =>
   z
     .string()
+    .refine(...atMost(max))
     .trim()
     .refine(...NO_NUL)
-    .refine((value) => value.length > 0, { message: 'must not be empty' })
-    .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` })
-    .meta({ minLength: 1, maxLength: max, description: `Trimmed; 1 to ${max} characters` });
+    .refine(hasVisibleText, { message: 'must not be empty (white space and invisible characters do not count)' })
+    .meta({
+      minLength: 1,
+      maxLength: max,
+      pattern: VISIBLE_PATTERN,
+      description: `1 to ${max} characters, at least one of them visible; trimmed`,
+    });
 
+/** Optional text: empty, or only white space and invisible characters, means none. */
 export const optionalText = (max: number) =>
   z
     .string()
+    .meta({
+      maxLength: max,
+      description: `At most ${max} characters; trimmed; empty (or only white space and invisible characters) means none`,
+    })
+    .refine(...atMost(max))
     .trim()
-    .meta({ maxLength: max, description: `Trimmed; at most ${max} characters, empty means none` })
     .refine(...NO_NUL)
-    .refine((value) => [...value].length <= max, { message: `must be at most ${max} characters` })
-    .transform((value) => (value === '' ? undefined : value))
+    .transform((value) => (hasVisibleText(value) ? value : undefined))
     .optional();
 
-export const email = z.string().trim().pipe(z.email().max(254)).meta({ format: 'email', maxLength: 254 });
+/** `schema`, optional, where null also means absent: a client may send either for "none". */
+export const nullToAbsent = <T extends z.ZodType>(schema: T) =>
+  schema.nullish().transform((value) => (value === null ? undefined : value));
+
+/** As sent: an address with a space around it is refused, as the document's pattern says, not trimmed. */
+export const email = z.email().max(254).meta({ maxLength: 254 });
+
+/**
+ * A PATCH body: the fields it may change, at least one of them (`minProperties: 1` in the document).
+ * `null` is a value here (it clears a field), so it counts.
+ */
+export const patchBody = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z
+    .strictObject(shape)
+    .refine((body) => Object.values(body).some((value) => value !== undefined), {
+      message: `give at least one of ${Object.keys(shape).join(', ')}`,
+    })
+    .meta({ minProperties: 1 });

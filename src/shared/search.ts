@@ -13,11 +13,18 @@ export function toPrefixQuery(text: string): string | null {
   return words.length === 0 ? null : words.map((w) => `${w.toLowerCase()}:*`).join(' & ');
 }
 
-/** The `q` parameter: 1..200 characters with at least one letter or digit, parsed into a tsquery. */
+/** What the document says of `q`: the same letters and digits toPrefixQuery keeps. */
+const HAS_WORD = '[\\p{L}\\p{N}]';
+
+/**
+ * The `q` parameter: 1..200 characters (zod counts code points, as JSON Schema does) with at least one
+ * letter or digit, parsed into a tsquery.
+ */
 export const searchParam = z
   .string()
   .min(1)
   .max(200)
+  .meta({ pattern: HAS_WORD })
   .transform((value, ctx) => {
     const query = toPrefixQuery(value);
     if (query === null) {

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { EXAMPLE } from '../shared/examples.js';
 import {
   email,
   isoInstant,
+  nullToAbsent,
   optionalText,
   offsetParams,
   pageParams,
+  patchBody,
   priority,
   sentiment,
   suggestionStatus,
@@ -13,19 +16,10 @@ import {
   visibility,
 } from '../shared/schemas.js';
 import { relevanceNeedsQuery, searchParam } from '../shared/search.js';
+import { SUGGESTION_SORTS } from './suggestion.repository.js';
 
 export const SUGGESTION_CONTENT_MAX = 2000;
 export const CUSTOMER_NAME_MAX = 200;
-
-export const SUGGESTION_SORTS = [
-  'created_at',
-  'updated_at',
-  'priority',
-  'status',
-  'upvote_count',
-  'sentiment_score',
-  'relevance',
-] as const;
 
 export const suggestionFilters = {
   status: suggestionStatus.optional(),
@@ -48,41 +42,50 @@ export const listSuggestionsQuery = z
 export const listSuggestionsOffsetQuery = z
   .strictObject({ ...offsetParams, ...listFields })
   .refine(relevanceNeedsQuery.check, relevanceNeedsQuery.issue);
-export type ListSuggestionsQuery = z.output<typeof listSuggestionsQuery>;
 
-const nullable = <T extends z.ZodType>(schema: T) =>
-  schema.nullish().transform((value) => (value === null ? undefined : value));
-
-export const createSuggestionBody = z.strictObject({
-  content: text(SUGGESTION_CONTENT_MAX),
-  visibility: visibility.default('internal'),
-  status: suggestionStatus.default('pending'),
-  priority: priority.default('medium'),
-  customer_name: nullable(optionalText(CUSTOMER_NAME_MAX)),
-  customer_email: nullable(email.optional()),
-  location_id: nullable(uuid.optional()),
-});
+export const createSuggestionBody = z
+  .strictObject({
+    content: text(SUGGESTION_CONTENT_MAX),
+    visibility: visibility.default('internal'),
+    status: suggestionStatus.default('pending'),
+    priority: priority.default('medium'),
+    customer_name: nullToAbsent(optionalText(CUSTOMER_NAME_MAX)),
+    customer_email: nullToAbsent(email.optional()),
+    location_id: nullToAbsent(uuid.optional()),
+  })
+  .meta({
+    examples: [
+      {
+        content: 'Love the new terrace! Could you add oat milk for the flat whites?',
+        customer_name: 'Ana Lima',
+        customer_email: 'ana.lima@example.com',
+        location_id: EXAMPLE.locationId,
+      },
+    ],
+  });
 export type CreateSuggestionBody = z.output<typeof createSuggestionBody>;
 
 /** The dashboard may also publish or hide a suggestion and decide a pending review. */
-export const updateSuggestionDashboardBody = z
-  .strictObject({
-    status: suggestionStatus.optional(),
-    priority: priority.optional(),
-    visibility: visibility.optional(),
-    review: z.enum(['approve', 'reject']).optional(),
-  })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'give at least one of status, priority, visibility, review',
-  });
+export const updateSuggestionDashboardBody = patchBody({
+  status: suggestionStatus.optional(),
+  priority: priority.optional(),
+  visibility: visibility.optional(),
+  review: z.enum(['approve', 'reject']).optional(),
+}).meta({ examples: [{ visibility: 'public', review: 'approve' }] });
 export type UpdateSuggestionDashboardBody = z.output<typeof updateSuggestionDashboardBody>;
 
-export const updateSuggestionBody = z
-  .strictObject({
-    status: suggestionStatus.optional(),
-    priority: priority.optional(),
-  })
-  .refine((body) => body.status !== undefined || body.priority !== undefined, {
-    message: 'give at least one of status, priority',
-  });
-export type UpdateSuggestionBody = z.output<typeof updateSuggestionBody>;
+export const updateSuggestionBody = patchBody({
+  status: suggestionStatus.optional(),
+  priority: priority.optional(),
+}).meta({ examples: [{ status: 'in_progress', priority: 'high' }] });
+
+/** What the reference says of the list parameters beyond their schemas. */
+export const suggestionListNotes = {
+  since: 'Only suggestions created strictly after this instant (a date alone: midnight UTC)',
+  q: 'Full-text search in the content and customer name: every word, as a prefix (`cof` finds "coffee")',
+  sort: '`relevance` ranks by the search and needs `q` (without it, a 400); ties are broken by id',
+};
+
+export const suggestionCreatedHeaders = (path: string) => ({
+  Location: { description: `The new suggestion: \`${path}/{id}\``, required: true },
+});

@@ -1,20 +1,20 @@
 import type pg from 'pg';
-import { insertActivity } from '../activity/activity.repository.js';
+import { recordActivity } from '../activity/activity.service.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
-import { actorOf, type Principal } from '../http/auth.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
+import type { Principal } from '../auth/principal.js';
+import { badRequest, notFound } from '../errors/http-error.js';
 import { locationExists } from '../locations/location.repository.js';
 import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
+import { nextReviewState } from './suggestion-review.js';
 import type { CreateSuggestionBody, UpdateSuggestionDashboardBody } from './suggestion.schemas.js';
 import {
   findSuggestion,
   findSuggestionPage,
   insertSuggestion,
   updateSuggestion,
-  type ReviewState,
   type SuggestionFilter,
   type SuggestionRow,
   type SuggestionSort,
@@ -67,37 +67,14 @@ export async function createSuggestion(
       locationId: input.location_id ?? null,
       source: principal.kind === 'api_key' ? 'api' : 'dashboard',
     });
-    await insertActivity(tx, businessId, {
+    await recordActivity(tx, principal, {
       type: 'suggestion.created',
       entityType: 'suggestion',
       entityId: row.id,
-      ...actorOf(principal),
       data: { status: row.status, priority: row.priority, visibility: row.visibility },
     });
     return row;
   });
-}
-
-/**
- * The review state after a change: publishing on a business that requires approval waits for review;
- * hiding needs none; a review decision is only possible while one is pending.
- */
-export function nextReviewState(
-  before: Pick<SuggestionRow, 'visibility' | 'review_state'>,
-  changes: UpdateSuggestionDashboardBody,
-  approvalRequired: boolean,
-): ReviewState | undefined {
-  if (changes.review) {
-    if (before.review_state !== 'pending' || changes.visibility === 'internal') {
-      throw conflict('Suggestion is not awaiting review');
-    }
-    return changes.review === 'approve' ? 'approved' : 'rejected';
-  }
-  if (changes.visibility === 'internal' && before.visibility !== 'internal') return 'not_required';
-  if (changes.visibility === 'public' && before.visibility !== 'public') {
-    return approvalRequired ? 'pending' : 'not_required';
-  }
-  return undefined;
 }
 
 export async function changeSuggestion(
@@ -120,11 +97,10 @@ export async function changeSuggestion(
       visibility: s.visibility,
       review_state: s.review_state,
     });
-    await insertActivity(tx, businessId, {
+    await recordActivity(tx, principal, {
       type: 'suggestion.updated',
       entityType: 'suggestion',
       entityId: id,
-      ...actorOf(principal),
       data: { from: snapshot(before), to: snapshot(row) },
     });
     return row;

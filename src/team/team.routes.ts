@@ -1,58 +1,133 @@
-import { Router } from 'express';
-import type pg from 'pg';
-import { principalOf } from '../http/auth.js';
-import { permit } from '../http/authorize.js';
-import { idParam } from '../http/params.js';
-import { parseBody } from '../http/validation.js';
-import type { MemberRow } from '../users/user.repository.js';
-import type { InviteRow } from './team.repository.js';
-import type { CreatedInvite, Team, TeamInvite, TeamMember } from './team.responses.js';
-import { acceptInviteBody, inviteBody } from './team.schemas.js';
+import { presentedSession } from '../auth/credentials.js';
+import { defineRoute, type Feature } from '../http/route.js';
+import { toAcceptedInviteResponse, toCreatedInviteResponse, toTeamMember, toTeamResponse } from './team.presenter.js';
+import { changeMemberRole, removeMember } from './team-members.service.js';
+import { acceptedInviteSchema, createdInviteSchema, teamMemberSchema, teamSchema } from './team.responses.js';
+import { acceptInviteBody, inviteBody, memberRoleBody } from './team.schemas.js';
 import { acceptInvite, cancelTeamInvite, getTeam, invite } from './team.service.js';
 
-const toMember = (m: MemberRow): TeamMember => ({
-  user_id: m.id,
-  name: m.name,
-  email: m.email,
-  role: m.role,
-  joined_at: m.joined_at.toISOString(),
-});
+const common = { tag: 'Team', guard: 'business' } as const;
 
-const toInvite = (i: InviteRow): TeamInvite => ({
-  id: i.id,
-  email: i.email,
-  role: i.role,
-  created_at: i.created_at.toISOString(),
-  expires_at: i.expires_at.toISOString(),
-});
-
-/** /businesses/:business_id/team: members and pending invites. */
-export function teamRoutes(pool: pg.Pool): Router {
-  const router = Router({ mergeParams: true });
-
-  router.get('/team', async (req, res) => {
-    const { members, invites } = await getTeam(pool, principalOf(req).businessId);
-    res.json({ members: members.map(toMember), invites: invites.map(toInvite) } satisfies Team);
-  });
-
-  router.post('/team/invite', permit('manage_team'), async (req, res) => {
-    const { row, token } = await invite(pool, principalOf(req), parseBody(inviteBody, req.body));
-    res.status(201).json({ ...toInvite(row), token } satisfies CreatedInvite);
-  });
-
-  router.delete('/team/invites/:id', permit('manage_team'), async (req, res) => {
-    await cancelTeamInvite(pool, principalOf(req), idParam(req.params.id, 'Invite'));
-    res.status(204).end();
-  });
-
-  return router;
-}
-
-/** Mounted at /invites: POST /invites/accept, where the token is the credential. */
-export function inviteAcceptRoutes(pool: pg.Pool): Router {
-  const router = Router();
-  router.post('/accept', async (req, res) => {
-    res.status(201).json(await acceptInvite(pool, parseBody(acceptInviteBody, req.body)));
-  });
-  return router;
-}
+/** /businesses/:business_id/team (members and pending invites), and accepting an invite. */
+export const teamFeature: Feature = {
+  tags: [{ name: 'Team', description: 'Members of a business, pending invites, and accepting an invite' }],
+  routes: [
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/businesses/:business_id/team',
+      operationId: 'getTeam',
+      summary: 'List members and pending invites',
+      action: 'read',
+      responses: [{ status: 200, description: 'The team', json: teamSchema }],
+      handler: async ({ res, principal, services }) => {
+        res.json(toTeamResponse(await getTeam(services.db.pool, principal.businessId)));
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: '/businesses/:business_id/team/invite',
+      operationId: 'inviteTeamMember',
+      summary: 'Invite a team member',
+      description:
+        'The one-time token is emailed to the invitee, and only there: it proves that whoever accepts controls ' +
+        'the address. `GET .../team` shows whether the email went out (`delivery`). Without SMTP (development ' +
+        'mail mode) the token is also returned here, and the email only logged. An email that is already a ' +
+        'member, or already has a pending invite, is a 409.',
+      action: 'manage_team',
+      accessNote: 'Inviting an `owner` needs the role `owner`.',
+      body: inviteBody,
+      responses: [{ status: 201, description: 'The invite, with its token', json: createdInviteSchema }],
+      errors: [409],
+      handler: async ({ res, principal, body, services }) => {
+        const { row, token } = await invite(services.db.pool, services.mail, principal, body);
+        res.status(201).json(toCreatedInviteResponse(row, token));
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'delete',
+      path: '/businesses/:business_id/team/invites/:id',
+      resource: 'Invite',
+      operationId: 'cancelTeamInvite',
+      summary: 'Cancel a pending invite',
+      description: 'Its email is withdrawn if it has not gone out yet.',
+      action: 'manage_team',
+      accessNote: 'Cancelling an invite for the `owner` role needs the role `owner`.',
+      responses: [{ status: 204, description: 'Cancelled' }],
+      handler: async ({ res, principal, services, id }) => {
+        await cancelTeamInvite(services.db.pool, principal, id);
+        res.status(204).end();
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'patch',
+      path: '/businesses/:business_id/team/members/:user_id',
+      resource: 'Member',
+      params: { user_id: 'The member, by user id; a malformed id, or one who is not a member, is a 404' },
+      operationId: 'updateTeamMember',
+      summary: "Change a member's role",
+      description:
+        'Only an owner grants or takes the `owner` role; the last owner cannot be demoted (409). To hand the ' +
+        'business over, make the new owner `owner`, then demote yourself or leave.',
+      action: 'manage_business',
+      accessNote: 'Changing an owner, or making someone owner, needs the role `owner`.',
+      body: memberRoleBody,
+      responses: [{ status: 200, description: 'The member with the new role', json: teamMemberSchema }],
+      errors: [409],
+      handler: async ({ res, principal, body, services, id }) => {
+        const member = await changeMemberRole(services.db.pool, principal.businessId, principal, id, body.role);
+        res.json(toTeamMember(member));
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'delete',
+      path: '/businesses/:business_id/team/members/:user_id',
+      resource: 'Member',
+      params: { user_id: 'The member, by user id; a malformed id, or one who is not a member, is a 404' },
+      operationId: 'removeTeamMember',
+      summary: 'Remove a member, or leave',
+      description:
+        'Access ends at once: the next request of the removed user to this business is a 403 (their other ' +
+        'businesses are not affected). Issues assigned to them become unassigned, and `assigned` ones `open`. ' +
+        'The last owner can neither leave nor be removed (409).',
+      action: 'leave',
+      accessNote:
+        'Any member may remove themselves; removing someone else needs the role `owner` or `admin`, and ' +
+        'removing an owner the role `owner`.',
+      responses: [{ status: 204, description: 'Removed' }],
+      errors: [409],
+      handler: async ({ res, principal, services, id }) => {
+        await removeMember(services.db.pool, principal.businessId, principal, id);
+        res.status(204).end();
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/invites/accept',
+      operationId: 'acceptInvite',
+      summary: 'Accept an invite',
+      description:
+        'The invite token (from the email) is checked first: an invalid, expired or used one is a 401 that counts ' +
+        'against the address’s failure budget, like a failed sign-in. For an email without an account, send ' +
+        '`name` and `password`: the account is created and its email counts as verified. For an email that ' +
+        'already has an account, sign in as that user and send only the token with `Authorization: Bearer ' +
+        '<session token>`; without it the answer is a 401 (`SIGN_IN_REQUIRED`) that says nothing about the ' +
+        'account. A session of another user is a 403.',
+      tag: 'Team',
+      guard: 'public',
+      optionalSession: true,
+      body: acceptInviteBody,
+      responses: [{ status: 201, description: 'The membership', json: acceptedInviteSchema }],
+      errors: [401, 403, 409],
+      handler: async ({ req, res, body, services }) => {
+        const session = await presentedSession(services.db.pool, req);
+        const { user, invite: accepted } = await acceptInvite(services.db.pool, body, session);
+        res.status(201).json(toAcceptedInviteResponse(user, accepted));
+      },
+    }),
+  ],
+};

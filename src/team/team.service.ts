@@ -1,25 +1,41 @@
 import type pg from 'pg';
-import { insertActivity } from '../activity/activity.repository.js';
-import { withTransaction } from '../db/database.js';
-import { hasPgCode, PG_UNIQUE_VIOLATION } from '../db/errors.js';
-import { actorOf, type Principal } from '../http/auth.js';
-import { authorize } from '../http/authorize.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { authorize } from '../auth/authorize.js';
+import { credentialRefused } from '../auth/credential-failure.js';
+import type { SessionRow } from '../auth/credential.repository.js';
+import type { Principal } from '../auth/principal.js';
+import { findBusiness } from '../businesses/business.repository.js';
+import { withTransaction, type Queryable } from '../db/database.js';
+import { withUniqueConflict } from '../db/errors.js';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors/http-error.js';
+import { withdrawMail } from '../mail/mail.repository.js';
+import type { Mailer } from '../mail/mail.sender.js';
 import { sha256 } from '../shared/digest.js';
 import { newId } from '../shared/ids.js';
-import { randomToken } from '../shared/random.js';
+import { isRandomToken, randomToken } from '../shared/random.js';
 import { hashPassword } from '../users/password.js';
-import { findMember, findUserByEmail, insertMembership, insertUser } from '../users/user.repository.js';
+import {
+  findMember,
+  findUserByEmail,
+  findUserById,
+  insertMembership,
+  insertUser,
+  markEmailVerified,
+  type UserRow,
+} from '../users/user.repository.js';
+import { inviteMessage } from './team.mail.js';
 import {
   cancelExpiredInvites,
   cancelInvite,
   consumeInvite,
   findMembers,
+  findOpenInvite,
   findPendingInvites,
+  findUsableInvite,
   insertInvite,
   memberEmailExists,
+  type InviteRow,
 } from './team.repository.js';
-import type { AcceptedInvite } from './team.responses.js';
 import type { AcceptInviteBody, InviteBody } from './team.schemas.js';
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -30,81 +46,167 @@ export async function getTeam(pool: pg.Pool, businessId: string) {
   return { members, invites };
 }
 
-/** Invites by email; the one-time accept token is returned here and never again. */
-export async function invite(pool: pg.Pool, principal: Principal, input: InviteBody) {
-  if (input.role === 'owner') authorize(principal, 'invite_owner');
+/**
+ * Invites by email. The token goes to the invitee's address only, in a message written in the same
+ * transaction and sent after it commits; in development mail mode it is also returned, this once.
+ */
+export async function invite(
+  pool: pg.Pool,
+  mailer: Mailer,
+  principal: Principal,
+  input: InviteBody,
+): Promise<{ row: InviteRow; token: string | undefined }> {
+  if (input.role === 'owner') authorize(principal, 'manage_owners');
   const { businessId } = principal;
   const token = randomToken(INVITE_PREFIX);
-  try {
-    return await withTransaction(pool, async (tx) => {
+  const mailId = newId();
+  // the partial unique index on open invites: one pending invite per email and business
+  const row = await withUniqueConflict(
+    withTransaction(pool, async (tx) => {
       if (await memberEmailExists(tx, businessId, input.email)) {
         throw conflict(`${input.email} is already a member of this business`);
       }
       await cancelExpiredInvites(tx, businessId, input.email);
-      const row = await insertInvite(tx, businessId, {
+      const business = (await findBusiness(tx, businessId))!;
+      const inviter = await findUserById(tx, principal.userId);
+      const message = inviteMessage({
+        businessName: business.name,
+        inviter: inviter?.name ?? inviter?.email ?? null,
+        role: input.role,
+        token,
+        link: mailer.link('accept-invite', token),
+        expiresAt: new Date(Date.now() + INVITE_LIFETIME_MS),
+      });
+      await mailer.enqueue(tx, { id: mailId, recipient: input.email, ...message, lifetimeMs: INVITE_LIFETIME_MS });
+      const created = await insertInvite(tx, businessId, {
         id: newId(),
         email: input.email,
         role: input.role,
         digest: sha256(token),
         invitedBy: principal.userId,
         lifetimeMs: INVITE_LIFETIME_MS,
+        mailId,
+        tokenShown: mailer.developmentMode,
       });
-      await insertActivity(tx, businessId, {
+      await recordActivity(tx, principal, {
         type: 'invite.created',
         entityType: 'invite',
-        entityId: row.id,
-        ...actorOf(principal),
-        data: { role: row.role },
+        entityId: created.id,
+        data: { role: created.role },
       });
-      return { row, token };
-    });
-  } catch (err) {
-    // the partial unique index on open invites: one pending invite per email and business
-    if (hasPgCode(err, PG_UNIQUE_VIOLATION)) throw conflict(`${input.email} already has a pending invite`);
-    throw err;
-  }
+      return created;
+    }),
+    `${input.email} already has a pending invite`,
+  );
+  mailer.deliver([mailId]);
+  return { row, token: mailer.developmentMode ? token : undefined };
 }
 
+/** Owners' invites are cancelled by owners only; the message is withdrawn if it has not gone yet. */
 export async function cancelTeamInvite(pool: pg.Pool, principal: Principal, id: string): Promise<void> {
   await withTransaction(pool, async (tx) => {
-    if (!(await cancelInvite(tx, principal.businessId, id))) throw notFound('Invite');
-    await insertActivity(tx, principal.businessId, {
+    const open = await findOpenInvite(tx, principal.businessId, id);
+    if (!open) throw notFound('Invite');
+    if (open.role === 'owner') authorize(principal, 'manage_owners');
+    await cancelInvite(tx, principal.businessId, id);
+    if (open.mail_id) await withdrawMail(tx, open.mail_id);
+    await recordActivity(tx, principal, {
       type: 'invite.cancelled',
       entityType: 'invite',
       entityId: id,
-      ...actorOf(principal),
     });
   });
 }
 
+const invalidInvite = () => credentialRefused('Invite token is invalid, expired or already used', 'INVALID_INVITE');
+
 /**
- * Accepting creates the user, or adds the membership to the existing user with that email (whose
- * name and password are left as they are).
+ * Accepts an invite. The token is checked first, and nothing else happens (no account lookup, no
+ * argon2 work) for one that is not a usable invite. Then:
+ * - with a session (`sessionToken`), its user must be the invited one: the membership is added;
+ * - without one, for an email that has no account: the account is created with `name` and `password`;
+ * - without one, for an email that has an account: a 401 asking to sign in, and nothing about the account.
+ * The email counts as verified unless the token was returned to the inviter (development mail mode).
  */
-export async function acceptInvite(pool: pg.Pool, input: AcceptInviteBody): Promise<AcceptedInvite> {
-  const passwordHash = await hashPassword(input.password);
-  return withTransaction(pool, async (tx) => {
-    const invitation = await consumeInvite(tx, sha256(input.token));
-    if (!invitation) throw badRequest('Invite token is invalid, expired or already used', 'INVALID_INVITE');
-    const existing = await findUserByEmail(tx, invitation.email);
-    const user =
-      existing ?? (await insertUser(tx, { id: newId(), email: invitation.email, name: input.name, passwordHash }));
-    if (await findMember(tx, invitation.business_id, user.id)) {
-      throw conflict(`${invitation.email} is already a member of this business`);
+export async function acceptInvite(
+  pool: pg.Pool,
+  input: AcceptInviteBody,
+  session: SessionRow | null,
+): Promise<{ user: UserRow; invite: InviteRow }> {
+  if (!isRandomToken(INVITE_PREFIX, input.token)) throw invalidInvite();
+  const digest = sha256(input.token);
+  const invitation = await findUsableInvite(pool, digest);
+  if (!invitation) throw invalidInvite();
+
+  const existing = await findUserByEmail(pool, invitation.email);
+  if (session) {
+    if (!existing || existing.id !== session.user_id) {
+      throw forbidden('This invite is for another email address', 'INVITE_FOR_ANOTHER_ACCOUNT');
     }
-    await insertMembership(tx, invitation.business_id, user.id, invitation.role);
-    await insertActivity(tx, invitation.business_id, {
+    if (input.name !== undefined || input.password !== undefined) {
+      throw badRequest('Validation failed: name and password are only for a new account', 'VALIDATION_FAILED');
+    }
+    return join(pool, digest, existing);
+  }
+  if (existing) {
+    throw new HttpError(
+      401,
+      'Sign in as the invited user, then accept with the session token (Authorization: Bearer)',
+      'SIGN_IN_REQUIRED',
+      { 'WWW-Authenticate': 'Bearer' },
+    );
+  }
+  return createAccount(pool, digest, input);
+}
+
+async function createAccount(pool: pg.Pool, digest: Buffer, input: AcceptInviteBody) {
+  for (const field of ['name', 'password'] as const) {
+    if (input[field] === undefined) {
+      throw badRequest(`Validation failed: ${field}: required to create the account`, 'VALIDATION_FAILED');
+    }
+  }
+  const passwordHash = await hashPassword(input.password!);
+  return withUniqueConflict(
+    withTransaction(pool, async (tx) => {
+      const consumed = await consumeInvite(tx, digest);
+      if (!consumed) throw invalidInvite();
+      const user = await insertUser(tx, {
+        id: newId(),
+        email: consumed.email,
+        name: input.name!,
+        passwordHash,
+        emailVerified: !consumed.token_shown,
+      });
+      await addInvitedMember(tx, consumed, user.id);
+      return { user, invite: consumed };
+    }),
+    'That account was created meanwhile: sign in and accept again',
+  );
+}
+
+async function join(pool: pg.Pool, digest: Buffer, user: UserRow) {
+  return withTransaction(pool, async (tx) => {
+    const consumed = await consumeInvite(tx, digest);
+    if (!consumed) throw invalidInvite();
+    if (await findMember(tx, consumed.business_id, user.id)) {
+      throw conflict(`${consumed.email} is already a member of this business`);
+    }
+    if (!consumed.token_shown) await markEmailVerified(tx, user.id);
+    await addInvitedMember(tx, consumed, user.id);
+    return { user, invite: consumed };
+  });
+}
+
+async function addInvitedMember(tx: Queryable, invitation: InviteRow, userId: string) {
+  await insertMembership(tx, invitation.business_id, userId, invitation.role);
+  await recordActivity(
+    tx,
+    { businessId: invitation.business_id, userId },
+    {
       type: 'member.joined',
       entityType: 'member',
-      entityId: user.id,
-      actorUserId: user.id,
-      actorApiKeyId: null,
+      entityId: userId,
       data: { role: invitation.role, invite_id: invitation.id },
-    });
-    return {
-      user: { id: user.id, email: user.email, name: user.name },
-      business_id: invitation.business_id,
-      role: invitation.role,
-    };
-  });
+    },
+  );
 }

@@ -15,16 +15,37 @@ export interface MemberRow extends UserRow {
 
 export async function insertUser(
   db: Queryable,
-  user: { id: string; email: string; name: string | null; passwordHash: string | null },
+  user: { id: string; email: string; name: string | null; passwordHash: string | null; emailVerified?: boolean },
 ): Promise<UserRow> {
   const { rows } = await db.query<UserRow>(
     /* sql */ `
-    INSERT INTO users (id, email, name, password_hash)
-    VALUES ($1, $2, $3, $4)
+    INSERT INTO users (id, email, name, password_hash, email_verified_at)
+    VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END)
     RETURNING id, email, name, created_at`,
-    [user.id, user.email, user.name, user.passwordHash],
+    [user.id, user.email, user.name, user.passwordHash, user.emailVerified ?? false],
   );
   return rows[0]!;
+}
+
+/** The user showed they control their address: a token that went to it came back. */
+export async function markEmailVerified(db: Queryable, userId: string): Promise<void> {
+  await db.query(
+    /* sql */ `
+    UPDATE users
+    SET email_verified_at = COALESCE(email_verified_at, now())
+    WHERE id = $1`,
+    [userId],
+  );
+}
+
+export async function updatePasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<void> {
+  await db.query(
+    /* sql */ `
+    UPDATE users
+    SET password_hash = $2
+    WHERE id = $1`,
+    [userId, passwordHash],
+  );
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
@@ -38,10 +59,15 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] ?? null;
 }
 
-export async function findUserById(db: Queryable, userId: string): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow>(
+/** A user as they see themselves: with whether their email is verified. */
+export interface AccountRow extends UserRow {
+  email_verified_at: Date | null;
+}
+
+export async function findUserById(db: Queryable, userId: string): Promise<AccountRow | null> {
+  const { rows } = await db.query<AccountRow>(
     /* sql */ `
-    SELECT id, email, name, created_at
+    SELECT id, email, name, created_at, email_verified_at
     FROM users
     WHERE id = $1`,
     [userId],

@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/database.js';
-import { hasPgCode, PG_UNIQUE_VIOLATION } from '../db/errors.js';
-import { conflict } from '../http/errors.js';
+import { withUniqueConflict } from '../db/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Role } from '../shared/schemas.js';
 import { hashPassword } from './password.js';
@@ -21,16 +20,14 @@ export async function addMember(
   member: NewMember,
 ): Promise<UserRow & { role: Role }> {
   const passwordHash = member.password === undefined ? null : await hashPassword(member.password);
-  try {
-    return await withTransaction(pool, async (tx) => {
+  return withUniqueConflict(
+    withTransaction(pool, async (tx) => {
       const user =
         (await findUserByEmail(tx, member.email)) ??
         (await insertUser(tx, { id: newId(), email: member.email, name: member.name ?? null, passwordHash }));
       await insertMembership(tx, businessId, user.id, member.role);
       return { ...user, role: member.role };
-    });
-  } catch (err) {
-    if (hasPgCode(err, PG_UNIQUE_VIOLATION)) throw conflict(`${member.email} is already a member of this business`);
-    throw err;
-  }
+    }),
+    `${member.email} is already a member of this business`,
+  );
 }

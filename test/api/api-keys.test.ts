@@ -105,4 +105,15 @@ describe('/businesses/:id/api-keys (Settings > Integrations)', () => {
     ).toBe(404);
     expect((await ctx.request().get('/api/v1/suggestions').set('X-API-Key', other.read)).status).toBe(200);
   });
+
+  it('When a key has been used, then last_used_at is shown to the minute, as documented', async () => {
+    const t = await buildTeam(ctx.db);
+    await ctx.db.pool.query(
+      "UPDATE api_keys SET last_used_at = '2026-01-31T09:30:42.123Z' WHERE business_id = $1 AND id = $2",
+      [t.business.id, t.readKey.id],
+    );
+    const list = await ctx.request().get(base(t)).set(as(t.ownerToken));
+    const read = list.body.data.find((k: { id: string }) => k.id === t.readKey.id);
+    expect(read.last_used_at).toBe('2026-01-31T09:30:00.000Z');
+  });
 });

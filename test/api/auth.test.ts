@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/api-keys/api-key.service.js';
-import { generateApiKey } from '../../src/api-keys/key-format.js';
+import { generateApiKey } from '../../src/auth/key-format.js';
 import { useTestApp } from '../support/app.js';
 import { buildApiKey, buildBusiness, buildTenant } from '../support/factories.js';
 

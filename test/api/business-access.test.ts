@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
-import { buildApiKey, buildIssue, buildTeam, uniqueEmail } from '../support/factories.js';
+import { buildApiKey, buildIssue, buildLocation, buildTeam, buildUser, uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
 type Team = Awaited<ReturnType<typeof buildTeam>>;
-type Action = 'read' | 'comment' | 'change_status' | 'write' | 'manage_team' | 'manage_keys';
+type Action = 'read' | 'comment' | 'change_status' | 'write' | 'manage_team' | 'manage_keys' | 'manage_business';
 type Credential = 'owner' | 'admin' | 'member' | 'write key' | 'read key';
 
 interface RouteCase {
@@ -27,11 +28,64 @@ const pendingInvite = async (t: Team) =>
     await ctx
       .request()
       .post(`/businesses/${t.business.id}/team/invite`)
-      .set('X-API-Key', t.write)
+      .set('Authorization', `Bearer ${t.ownerToken}`)
       .send({ email: uniqueEmail('inv') })
   ).body.id as string;
 
+const location = async (t: Team) => (await buildLocation(ctx.db, t.business.id, `Terrace ${randomUUID()}`)).id;
+/** A member of the team's business other than the caller: removing or demoting them is the call's effect. */
+const otherMember = async (t: Team) => (await buildUser(ctx.db, t.business.id, 'member')).id;
+
 const ROUTES: Record<string, RouteCase> = {
+  'GET /': { method: 'get', setup: () => Promise.resolve({ path: '' }), action: 'read', status: 200 },
+  'PATCH /': {
+    method: 'patch',
+    setup: () => Promise.resolve({ path: '', body: { approval_required: true } }),
+    action: 'manage_business',
+    status: 200,
+  },
+  'GET /locations': {
+    method: 'get',
+    setup: () => Promise.resolve({ path: '/locations' }),
+    action: 'read',
+    status: 200,
+  },
+  'GET /locations/:id': {
+    method: 'get',
+    setup: async (t) => ({ path: `/locations/${await location(t)}` }),
+    action: 'read',
+    status: 200,
+  },
+  'POST /locations': {
+    method: 'post',
+    setup: () => Promise.resolve({ path: '/locations', body: { name: `Patio ${randomUUID()}` } }),
+    action: 'write',
+    status: 201,
+  },
+  'PATCH /locations/:id': {
+    method: 'patch',
+    setup: async (t) => ({ path: `/locations/${await location(t)}`, body: { name: `Garden ${randomUUID()}` } }),
+    action: 'write',
+    status: 200,
+  },
+  'DELETE /locations/:id': {
+    method: 'delete',
+    setup: async (t) => ({ path: `/locations/${await location(t)}` }),
+    action: 'write',
+    status: 204,
+  },
+  'PATCH /team/members/:user_id': {
+    method: 'patch',
+    setup: async (t) => ({ path: `/team/members/${await otherMember(t)}`, body: { role: 'admin' } }),
+    action: 'manage_business',
+    status: 200,
+  },
+  'DELETE /team/members/:user_id (someone else)': {
+    method: 'delete',
+    setup: async (t) => ({ path: `/team/members/${await otherMember(t)}` }),
+    action: 'manage_business',
+    status: 204,
+  },
   'GET /suggestions': {
     method: 'get',
     setup: () => Promise.resolve({ path: '/suggestions' }),
@@ -186,8 +240,9 @@ const ALLOWED: Record<Action, Credential[]> = {
   comment: ['owner', 'admin', 'member', 'write key'],
   change_status: ['owner', 'admin', 'member', 'write key'],
   write: ['owner', 'admin', 'write key'],
-  manage_team: ['owner', 'admin', 'write key'],
+  manage_team: ['owner', 'admin'],
   manage_keys: ['owner', 'admin'],
+  manage_business: ['owner', 'admin'],
 };
 
 const tokenOf = (t: Team, who: Credential) =>

@@ -154,6 +154,7 @@ describe('GET /api/v1/export/suggestions as JSON', () => {
     });
   });
 
+  // Writes, exports and parses 10,000 rows: up to 12 s measured on a loaded 2-core machine.
   it('When more than 10,000 match, then 10,000 newest are sent and the truncation is signalled in headers and body', async () => {
     const t = await buildTenant(ctx.db);
     onTestFinished(() => removeBusiness(ctx.db, t.business.id));
@@ -172,8 +173,9 @@ describe('GET /api/v1/export/suggestions as JSON', () => {
     expect(filtered.headers['x-export-truncated']).toBe('false');
     expect(filtered.body).toMatchObject({ total: 100, truncated: false });
     expect(filtered.body.data).toHaveLength(100);
-  });
+  }, 45_000);
 
+  // Writes, exports and parses 10,000 rows: up to 11 s measured on a loaded 2-core machine.
   it('When exactly 10,000 match, then all are sent and nothing is truncated', async () => {
     const t = await buildTenant(ctx.db);
     onTestFinished(() => removeBusiness(ctx.db, t.business.id));
@@ -182,7 +184,7 @@ describe('GET /api/v1/export/suggestions as JSON', () => {
     expect(res.headers['x-export-truncated']).toBe('false');
     expect(res.body).toMatchObject({ total: 10_000, truncated: false });
     expect(res.body.data).toHaveLength(10_000);
-  });
+  }, 45_000);
 });
 
 describe('GET /api/v1/export/issues as JSON', () => {
@@ -223,6 +225,7 @@ describe('GET /api/v1/export/issues as JSON', () => {
     expect(texts(window, 'title')).toEqual(['d', 'c']);
   });
 
+  // Writes, exports and parses 10,000 rows: up to 11 s measured on a loaded 2-core machine.
   it('When more than 10,000 issues match, then the JSON and headers say it was truncated', async () => {
     const t = await buildTenant(ctx.db);
     onTestFinished(() => removeBusiness(ctx.db, t.business.id));
@@ -233,5 +236,5 @@ describe('GET /api/v1/export/issues as JSON', () => {
     expect(res.body).toMatchObject({ total: 10_050, truncated: true });
     expect(res.body.data).toHaveLength(10_000);
     expect(res.body.data[0].title).toBe('bulk 10050');
-  });
+  }, 45_000);
 });

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/config/logger.js';
 import supertest from 'supertest';
 import { useTestApp } from '../support/app.js';
 import { checked } from '../support/contract.js';
+import { buildTenant } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -14,20 +16,53 @@ describe('GET /health', () => {
     expect(res.body).toEqual({ status: 'ok' });
   });
 
-  it('When the database does not answer, then it is a 503 in the error shape', async () => {
+  it('When the database does not answer, then it is a 503 in the error shape, with Retry-After', async () => {
     const spy = vi.spyOn(ctx.db, 'ping').mockResolvedValueOnce(false);
     try {
       const res = await ctx.request().get('/health');
       expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
       expect(res.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
     } finally {
       spy.mockRestore();
     }
   });
 
-  it('When migrations have not run yet, then health and the API answer 503', async () => {
+  it('When migrations have not run yet, then health, the API and sign-in answer 503 with Retry-After', async () => {
     const app = createApp({ db: ctx.db, logger: createLogger('silent'), isReady: () => false });
-    expect((await checked(supertest.agent(app)).get('/health')).status).toBe(503);
-    expect((await checked(supertest.agent(app)).get('/api/v1/suggestions')).status).toBe(503);
+    const agent = checked(supertest.agent(app));
+    for (const res of [
+      await agent.get('/health'),
+      await agent.get('/api/v1/suggestions'),
+      await agent.get(`/businesses/${randomUUID()}/issues`),
+      await agent.post('/auth/login').send({ email: 'a@example.com', password: 'secret' }),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
+    }
+  });
+
+  it('When the database is unreachable, then health, the API and sign-in answer 503 with Retry-After', async () => {
+    const t = await buildTenant(ctx.db);
+    const ping = vi.spyOn(ctx.db, 'ping').mockResolvedValue(false);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    try {
+      expect((await ctx.request().get('/health')).headers['retry-after']).toBe('1');
+      const query = vi.spyOn(ctx.db.pool, 'query').mockRejectedValue(refused);
+      try {
+        for (const res of [
+          await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.read),
+          await ctx.request().post('/auth/login').send({ email: 'a@example.com', password: 'secret' }),
+        ]) {
+          expect(res.status).toBe(503);
+          expect(res.headers['retry-after']).toBe('1');
+        }
+      } finally {
+        query.mockRestore();
+      }
+    } finally {
+      ping.mockRestore();
+    }
   });
 });

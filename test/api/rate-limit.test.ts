@@ -1,8 +1,8 @@
 import type supertest from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { generateApiKey } from '../../src/api-keys/key-format.js';
-import { useOtherApps, useTestApp } from '../support/app.js';
-import { buildTeam, buildTenant } from '../support/factories.js';
+import { generateApiKey } from '../../src/auth/key-format.js';
+import { requestLine, useOtherApps, useTestApp } from '../support/app.js';
+import { buildTeam, buildTenant, uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
 const otherApp = useOtherApps(ctx);
@@ -180,5 +180,125 @@ describe('failed-authentication budget under concurrency', () => {
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('403s after authentication are charged to the credential', () => {
+  it('When a non-member session keeps calling another business, then its 403s use up its budget and it gets a 429', async () => {
+    const app = otherApp({ limit: 2 });
+    const mine = await buildTeam(ctx.db);
+    const theirs = await buildTenant(ctx.db);
+    const call = () =>
+      app
+        .request()
+        .get(`/businesses/${theirs.business.id}/suggestions`)
+        .set('Authorization', `Bearer ${mine.member.token}`);
+    const first = await call();
+    expect(first.status).toBe(403);
+    expect(first.headers['ratelimit']).toMatch(/; r=1; t=\d+$/);
+    expect((await call()).status).toBe(403);
+    const spent = await call();
+    expect(spent.status).toBe(429);
+    expect(spent.body).toEqual(rateLimitBody(expect.any(Number)));
+    // The same user's budget: their own business is refused too until the window ends.
+    const own = await app
+      .request()
+      .get(`/businesses/${mine.business.id}/issues`)
+      .set('Authorization', `Bearer ${mine.member.token}`);
+    expect(own.status).toBe(429);
+  });
+
+  it("When a key calls another business's path, or a free-plan key calls at all, then each 403 counts against that key", async () => {
+    const app = otherApp({ limit: 2 });
+    const mine = await buildTenant(ctx.db);
+    const theirs = await buildTenant(ctx.db);
+    const other = () => app.request().get(`/businesses/${theirs.business.id}/issues`).set('X-API-Key', mine.read);
+    expect([(await other()).status, (await other()).status, (await other()).status]).toEqual([403, 403, 429]);
+
+    const free = await buildTenant(ctx.db, { plan: 'free' });
+    expect(await spend(app.request(), free.read, 3)).toEqual([403, 403, 429]);
+  });
+});
+
+describe('one failure budget per address', () => {
+  const badKey = () => generateApiKey().key;
+
+  it('When an address fails with a key, a password and an invite token, then they add up to one budget', async () => {
+    const app = otherApp({ failedAuthLimit: 3, limit: 1_000 });
+    const t = await buildTenant(ctx.db);
+    expect((await app.request().get('/api/v1/suggestions').set('X-API-Key', badKey())).status).toBe(401);
+    expect(
+      (await app.request().post('/auth/login').send({ email: 'nobody@example.com', password: 'guess' })).status,
+    ).toBe(401);
+    expect(
+      (
+        await app
+          .request()
+          .post('/invites/accept')
+          .send({ token: 'fbi_guess', name: 'Eve', password: 'a long password' })
+      ).status,
+    ).toBe(400);
+    // Spent: every route with a credential refuses this address, a valid key included.
+    for (const res of [
+      await app.request().get('/api/v1/suggestions').set('X-API-Key', t.read),
+      await app.request().post('/auth/login').send({ email: 'nobody@example.com', password: 'guess' }),
+      await app
+        .request()
+        .post('/invites/accept')
+        .send({ token: 'fbi_guess', name: 'Eve', password: 'a long password' }),
+      await app.request().get('/auth/me').set('Authorization', 'Bearer fbs_guess'),
+    ]) {
+      expect(res.status, requestLine(res)).toBe(429);
+      expect(res.body).toEqual(rateLimitBody(expect.any(Number)));
+    }
+  });
+
+  it('When invite tokens keep failing, then they are counted like failed sign-ins', async () => {
+    const app = otherApp({ failedAuthLimit: 2 });
+    const accept = () =>
+      app.request().post('/invites/accept').send({ token: 'fbi_guess', name: 'Eve', password: 'a long password' });
+    expect([(await accept()).status, (await accept()).status, (await accept()).status]).toEqual([400, 400, 429]);
+  });
+
+  it('When sign-ins succeed, then they give back the place they held in the budget', async () => {
+    const app = otherApp({ failedAuthLimit: 2 });
+    const t = await buildTeam(ctx.db);
+    const invited = await ctx
+      .request()
+      .post(`/businesses/${t.business.id}/team/invite`)
+      .set('Authorization', `Bearer ${t.ownerToken}`)
+      .send({ email: uniqueEmail('budget'), role: 'member' });
+    const joined = await app
+      .request()
+      .post('/invites/accept')
+      .send({ token: invited.body.token, name: 'Kim', password: 'a long password' });
+    expect(joined.status).toBe(201);
+    for (let i = 0; i < 3; i++) {
+      const res = await app
+        .request()
+        .post('/auth/login')
+        .send({ email: joined.body.user.email, password: 'a long password' });
+      expect(res.status).toBe(200);
+    }
+    expect(await spend(app.request(), badKey(), 2)).toEqual([401, 401]);
+  });
+});
+
+describe('the session routes are inside the per-credential budget', () => {
+  it('When /auth/me and /auth/logout are called, then they carry RateLimit headers and share the user budget', async () => {
+    const app = otherApp({ limit: 3 });
+    const t = await buildTeam(ctx.db);
+    const auth = { Authorization: `Bearer ${t.member.token}` };
+    const me = await app.request().get('/auth/me').set(auth);
+    expect(me.status).toBe(200);
+    expect(me.headers['ratelimit']).toMatch(/; r=2; t=\d+$/);
+    expect((await app.request().get(`/businesses/${t.business.id}/issues`).set(auth)).status).toBe(200);
+    expect((await app.request().get('/auth/me').set(auth)).status).toBe(200);
+    const spent = await app.request().get('/auth/me').set(auth);
+    expect(spent.status).toBe(429);
+    const logout = await app.request().post('/auth/logout').set(auth);
+    expect(logout.status).toBe(429);
+    // Not signed out by a refused logout: the session still works once the window resets.
+    expect((await ctx.request().get('/auth/me').set(auth)).status).toBe(200);
   });
 });

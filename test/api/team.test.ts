@@ -30,12 +30,20 @@ describe('team and invites', () => {
     expect(Object.keys(res.body.members[0])).toEqual(['user_id', 'name', 'email', 'role', 'joined_at']);
     expect(res.body.members.map((m: { role: string }) => m.role).sort()).toEqual(['admin', 'member', 'owner']);
     expect(res.body.invites).toEqual([
-      { id: expect.any(String), email, role: 'admin', created_at: expect.any(String), expires_at: expect.any(String) },
+      {
+        id: expect.any(String),
+        email,
+        role: 'admin',
+        // development mail mode: `sent` once the message is in the log
+        delivery: expect.stringMatching(/^(pending|sent)$/),
+        created_at: expect.any(String),
+        expires_at: expect.any(String),
+      },
     ]);
     expect(JSON.stringify(res.body)).not.toMatch(/token|digest|password/);
   });
 
-  it('When someone is invited, then the one-time token is shown once and accepting creates a user who can sign in', async () => {
+  it('When someone is invited in development mail mode, then the token is shown once and accepting creates a user who can sign in', async () => {
     const t = await buildTeam(ctx.db);
     const email = uniqueEmail('new');
     const created = await invite(t, { email, role: 'member' });
@@ -57,12 +65,12 @@ describe('team and invites', () => {
     expect(team.body.members.map((m: { email: string }) => m.email)).toContain(email);
   });
 
-  it('When the invite token is used twice, unknown or cancelled, then accepting is a 400', async () => {
+  it('When the invite token is used twice, unknown or cancelled, then accepting is a 401', async () => {
     const t = await buildTeam(ctx.db);
     const first = await invite(t, { email: uniqueEmail('a') });
     const body = { token: first.body.token, name: 'A', password: 'password 123' };
     expect((await ctx.request().post('/invites/accept').send(body)).status).toBe(201);
-    expect((await ctx.request().post('/invites/accept').send(body)).status).toBe(400);
+    expect((await ctx.request().post('/invites/accept').send(body)).status).toBe(401);
     expect(
       (
         await ctx
@@ -70,7 +78,7 @@ describe('team and invites', () => {
           .post('/invites/accept')
           .send({ ...body, token: 'fbi_nope' })
       ).status,
-    ).toBe(400);
+    ).toBe(401);
     const second = await invite(t, { email: uniqueEmail('b') });
     expect(
       (
@@ -84,11 +92,14 @@ describe('team and invites', () => {
       .request()
       .post('/invites/accept')
       .send({ ...body, token: second.body.token });
-    expect(cancelled.status).toBe(400);
-    expect(cancelled.body.message).toMatch(/invalid, expired or already used/);
+    expect(cancelled.status).toBe(401);
+    expect(cancelled.body).toMatchObject({
+      code: 'INVALID_INVITE',
+      message: expect.stringMatching(/invalid, expired or already used/),
+    });
   });
 
-  it('When the invite has expired, then accepting is a 400 and a new invite for that email is allowed', async () => {
+  it('When the invite has expired, then accepting is a 401 and a new invite for that email is allowed', async () => {
     const t = await buildTeam(ctx.db);
     const email = uniqueEmail('late');
     const created = await invite(t, { email });
@@ -99,7 +110,7 @@ describe('team and invites', () => {
       .request()
       .post('/invites/accept')
       .send({ token: created.body.token, name: 'L', password: 'password 123' });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(401);
     expect((await invite(t, { email })).status).toBe(201);
   });
 
@@ -113,16 +124,21 @@ describe('team and invites', () => {
     expect((await invite(t, { email })).status).toBe(409);
   });
 
-  it('When an existing user of another business accepts, then they gain the membership and keep their password', async () => {
+  it('When an existing user of another business accepts while signed in, then they gain the membership', async () => {
     const t = await buildTeam(ctx.db);
     const other = await buildTeam(ctx.db);
     const created = await invite(other, { email: t.admin.email, role: 'admin' });
-    const res = await ctx
+    const withPassword = await ctx
       .request()
       .post('/invites/accept')
+      .set(as(t.admin.token))
       .send({ token: created.body.token, name: 'Ignored', password: 'another password' });
+    expect(withPassword.status).toBe(400);
+    expect(withPassword.body.message).toMatch(/only for a new account/);
+    const res = await ctx.request().post('/invites/accept').set(as(t.admin.token)).send({ token: created.body.token });
     expect(res.status).toBe(201);
     expect(res.body.user.id).toBe(t.admin.id);
+    expect(res.body).toMatchObject({ business_id: other.business.id, role: 'admin' });
     const team = await ctx
       .request()
       .get(`${base(other)}/team`)
@@ -149,13 +165,35 @@ describe('team and invites', () => {
   });
 
   it.each([
-    [{ name: 'N', password: 'password 1' }, 'token'],
-    [{ token: 'fbi_x', password: 'password 1' }, 'name'],
-    [{ token: 'fbi_x', name: 'N', password: 'short' }, 'password'],
-  ])('When the accept body is %j, then it is a 400 naming the field', async (body, field) => {
-    const res = await ctx.request().post('/invites/accept').send(body);
+    [{ name: 'N', password: 'password 123' }, 'token'],
+    [{ password: 'password 123' }, 'name'],
+    [{ name: 'N' }, 'password'],
+    [{ name: 'N', password: 'short' }, 'password'],
+    [{ name: 'N', password: 'qwertyuiop123' }, 'password'],
+  ])('When the accept body for a new account is %j, then it is a 400 naming the field', async (body, field) => {
+    const t = await buildTeam(ctx.db);
+    const { token } = (await invite(t, { email: uniqueEmail('fields') })).body;
+    const res = await ctx
+      .request()
+      .post('/invites/accept')
+      .send(field === 'token' ? body : { token, ...body });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
+    // the invite is still usable
+    const ok = await ctx.request().post('/invites/accept').send({ token, name: 'N', password: 'password 123' });
+    expect(ok.status).toBe(201);
+  });
+
+  it('When an admin cancels an owner invite, then it is a 403; an owner may', async () => {
+    const t = await buildTeam(ctx.db);
+    const created = await invite(t, { email: uniqueEmail('o'), role: 'owner' });
+    const cancel = (token: string) =>
+      ctx
+        .request()
+        .delete(`${base(t)}/team/invites/${created.body.id}`)
+        .set(as(token));
+    expect((await cancel(t.admin.token)).status).toBe(403);
+    expect((await cancel(t.ownerToken)).status).toBe(204);
   });
 
   it('When an invite of another business is cancelled through this one, then it is a 404', async () => {

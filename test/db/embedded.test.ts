@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { DataDirInUseError, openEmbedded } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
+import { budgetFor } from '../support/budgets.js';
 
 const ignore = () => undefined;
 const open: Database[] = [];
@@ -21,7 +22,8 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('embedded database', () => {
+/** Each test creates a database from nothing (initdb), the first one twice. */
+describe('embedded database', { timeout: budgetFor({ initdbs: 2 }) }, () => {
   it('When data is written and the database reopened, then the data persisted in DATA_DIR', async () => {
     const dir = tempDir();
     const first = await openEmbedded({ dataDir: dir, onPoolError: ignore });

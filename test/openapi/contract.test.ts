@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiDocument } from '../../src/openapi/api-document.js';
+import { apiDocument } from '../../src/routes.js';
+import { exampleOf } from '../../src/shared/responses.js';
+import { suggestionSchema } from '../../src/suggestions/suggestion.responses.js';
 import { ContractChecker, type ReceivedResponse } from '../support/contract.js';
 
 const checker = new ContractChecker(apiDocument());
@@ -86,5 +88,92 @@ describe('the contract check (test/support/contract.ts)', () => {
     expect(checker.check('GET', '/docs', { status: 200, headers: { 'content-type': 'text/html' }, body: {} })).toEqual(
       [],
     );
+  });
+});
+
+type Json = Record<string, unknown>;
+interface Media {
+  schema?: Json;
+  example?: unknown;
+}
+
+describe('the examples in the document', () => {
+  const document = apiDocument() as Json & { paths: Record<string, Record<string, Json>>; components: Json };
+  const components = document.components as { schemas: Record<string, Json>; responses: Record<string, Json> };
+  const resolve = (object: Json): Json => {
+    const ref = object.$ref as string | undefined;
+    return ref ? (components.responses[ref.split('/').at(-1)!] as Json) : object;
+  };
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+  );
+
+  /** Every media type of a request or response, with where it is. */
+  function mediaOf(name: string, op: Json): { where: string; type: string; media: Media }[] {
+    const found: { where: string; type: string; media: Media }[] = [];
+    const body = op.requestBody as { content: Record<string, Media> } | undefined;
+    for (const [type, media] of Object.entries(body?.content ?? {}))
+      found.push({ where: `${name} request`, type, media });
+    for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+      const content = resolve(response).content as Record<string, Media> | undefined;
+      for (const [type, media] of Object.entries(content ?? {}))
+        found.push({ where: `${name} ${status}`, type, media });
+    }
+    return found;
+  }
+
+  it('When every operation is read, then each body it takes or gives has an example that matches its schema', () => {
+    const problems: string[] = [];
+    for (const { name, op } of operations) {
+      for (const { where, type, media } of mediaOf(name, op)) {
+        // A binary image cannot be written in a JSON document.
+        if (media.schema?.format === 'binary') continue;
+        if (media.example === undefined) {
+          problems.push(`${where} ${type}: no example`);
+          continue;
+        }
+        problems.push(...checker.validate(media.schema ?? {}, media.example).map((p) => `${where} ${type}: ${p}`));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('When an operation takes a body or answers with one, then a client author finds an example of each', () => {
+    const withBody = operations.filter(({ op }) => op.requestBody);
+    expect(withBody.length).toBeGreaterThanOrEqual(17);
+    for (const { name, op } of operations) {
+      const success = Object.entries(op.responses as Record<string, Json>).filter(([status]) => status < '300');
+      const bodies = success.flatMap(([, response]) =>
+        Object.values((response.content as Record<string, Media>) ?? {}),
+      );
+      // Only a 204, or a 202 that accepts without describing anything, has no body to show.
+      if (success.every(([status, response]) => status === '204' || (status === '202' && !response.content))) continue;
+      expect(
+        bodies.some((media) => media.example !== undefined),
+        name,
+      ).toBe(true);
+    }
+  });
+
+  it('When a component schema declares examples, then each matches the schema; every component has one', () => {
+    const problems: string[] = [];
+    for (const [name, schema] of Object.entries(components.schemas)) {
+      const examples = schema.examples as unknown[] | undefined;
+      if (!examples?.length) {
+        problems.push(`${name}: no example`);
+        continue;
+      }
+      for (const example of examples) {
+        problems.push(
+          ...checker.validate({ $ref: `#/components/schemas/${name}` }, example).map((p) => `${name}: ${p}`),
+        );
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('When an example breaks its schema, then the check reports it', () => {
+    const broken = { ...(exampleOf(suggestionSchema) as Json), status: 'archived' };
+    expect(checker.validate({ $ref: '#/components/schemas/Suggestion' }, broken)[0]).toMatch(/allowed values/);
   });
 });

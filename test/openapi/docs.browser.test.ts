@@ -94,6 +94,7 @@ describe('the API reference in a real browser', () => {
       expect(requested.some((url) => url.startsWith(`${base}/api/v1/suggestions`))).toBe(true);
       expect(problems).toEqual([]);
     },
+    // Launching Chromium and rendering Swagger UI: up to 18 s measured on a loaded 2-core machine.
     60_000,
   );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiDocument } from '../../src/openapi/api-document.js';
+import { apiDocument } from '../../src/routes.js';
 import { useOtherApps, useTestApp } from '../support/app.js';
 
 const ctx = useTestApp();
@@ -49,14 +49,20 @@ describe('the document', () => {
       '/businesses/{business_id}/team/invites/{id}',
       '/businesses/{business_id}/api-keys/{id}',
       '/businesses/{business_id}/analytics/overview',
+      '/businesses/{business_id}',
+      '/businesses/{business_id}/locations/{id}',
+      '/businesses/{business_id}/team/members/{user_id}',
       '/auth/login',
       '/auth/me',
       '/invites/accept',
+      '/auth/password-reset',
+      '/auth/password-reset/confirm',
+      '/auth/password',
       '/health',
     ]) {
       expect(paths).toContain(expected);
     }
-    expect(operations).toHaveLength(43);
+    expect(operations).toHaveLength(55);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {
@@ -105,9 +111,13 @@ describe('the document', () => {
     expect(operation('post', '/api/v1/suggestions/{id}/comments')['x-required-scope']).toBe('write');
 
     const invite = operation('post', '/businesses/{business_id}/team/invite');
-    expect(invite['x-required-scope']).toBe('write');
+    expect(invite.security).toEqual([{ BearerAuth: [] }]);
+    expect(invite['x-required-scope']).toBeUndefined();
     expect(invite['x-required-roles']).toEqual(['owner', 'admin']);
     expect(invite.description).toContain('owner');
+    expect(invite.description).toContain('API keys cannot do this');
+    // accepting takes a session when the invited email already has an account
+    expect(operation('post', '/invites/accept').security).toEqual([{}, { BearerAuth: [] }]);
 
     const keys = operation('post', '/businesses/{business_id}/api-keys');
     expect(keys.security).toEqual([{ BearerAuth: [] }]);

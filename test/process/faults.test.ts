@@ -2,20 +2,24 @@ import { once } from 'node:events';
 import { createServer, Socket, type Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { openEmbedded } from '../../src/db/embedded.js';
 import { useOtherApps, useTestApp } from '../support/app.js';
 import { testMode } from '../support/database.js';
 import { buildTeam } from '../support/factories.js';
 import { reservablePort } from '../support/ports.js';
 import { cliJson, databaseEnv, startServer } from '../support/processes.js';
+import { budgetFor, SERVER_START_MS } from '../support/budgets.js';
 
 const ctx = useTestApp();
 const otherApp = useOtherApps(ctx);
 const onPostgres = testMode() === 'postgres';
 
+/** How long a fault or a recovery may take to show through /health or a query. */
+const EVENTUALLY_MS = 20_000;
+
 /** Polls until `check` holds, at most `timeoutMs`; returns whether it did. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<boolean> {
+async function eventually(check: () => Promise<boolean>, timeoutMs = EVENTUALLY_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return true;
@@ -102,17 +106,24 @@ describe.skipIf(!onPostgres)('PostgreSQL faults (PostgreSQL only)', () => {
     expect(next.status).toBe(200);
     expect(next.body.status).toBe('completed');
   });
+});
 
+/** A server start, then three waits for /health to change. */
+const RELAY_TEST_MS = budgetFor({ serverStarts: 1 }) + 3 * EVENTUALLY_MS;
+
+describe.skipIf(!onPostgres)('PostgreSQL going away (PostgreSQL only)', { timeout: RELAY_TEST_MS }, () => {
   it('When PostgreSQL is down at start, then the server answers 503 and connects once it is up; the same when it goes away later', async () => {
     const relay = new PostgresRelay(await reservablePort());
     const real = new URL(process.env.TEST_DATABASE_URL!);
     const viaRelay = new URL(real);
     viaRelay.hostname = '127.0.0.1';
     viaRelay.port = String(relay.port);
-    const server = await startServer({ DATABASE_URL: viaRelay.toString(), DATA_DIR: '' }, 30_000, {
+    // Only listening is awaited: /health stays 503 until the relay is up.
+    const server = await startServer({ DATABASE_URL: viaRelay.toString(), DATA_DIR: '' }, SERVER_START_MS, {
       waitHealthy: false,
     });
-    const health = () => fetch(`${server.baseUrl}/health`).then((r) => r.status);
+    const health = () =>
+      fetch(`${server.baseUrl}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status);
     try {
       expect(await health()).toBe(503);
       await relay.up(real);
@@ -126,13 +137,20 @@ describe.skipIf(!onPostgres)('PostgreSQL faults (PostgreSQL only)', () => {
       await server.stop('SIGKILL');
       await relay.down();
     }
-  }, 90_000);
+  });
 });
 
-describe('SIGTERM during a burst of writes', () => {
+/** A server start, two CLI commands, then opening the DATA_DIR the server left (no initdb: it exists). */
+const BURST_TEST_MS = budgetFor({ serverStarts: 1, cliRuns: 2 });
+
+describe('SIGTERM during a burst of writes', { timeout: BURST_TEST_MS }, () => {
   it('When the server is stopped mid-burst, then every acknowledged write is stored whole and it exits 0 within 10 s', async () => {
     const env: Record<string, string> = { ...databaseEnv(), RATE_LIMIT_PER_MINUTE: '100000' };
     const server = await startServer(env);
+    // Stopped however the test ends: a failing step below must not leave the server running.
+    onTestFinished(async () => {
+      await server.stop('SIGKILL');
+    });
     const business = await cliJson(['business', 'create', '--name', 'Burst'], env);
     const { key } = await cliJson<{ key: string }>(
       ['key', 'create', '--business', business.id as string, '--name', 'k', '--scope', 'write'],
@@ -175,7 +193,7 @@ describe('SIGTERM during a burst of writes', () => {
       if (onPostgres) await db.pool.end();
       await db.close();
     }
-  }, 90_000);
+  });
 });
 
 describe('several instances', () => {

@@ -4,6 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testMode } from '../support/database.js';
 import { cliJson, databaseEnv, runCli, startServer, type ServerProcess } from '../support/processes.js';
 
+const login = (baseUrl: string, email: string, password: string) =>
+  fetch(`${baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+
 /** The README walkthrough, as written: admin CLI and HTTP against a running server. */
 describe('server process and admin CLI', () => {
   const env = databaseEnv();
@@ -16,9 +23,19 @@ describe('server process and admin CLI', () => {
     await server?.stop('SIGKILL');
   });
 
-  it('When the README walkthrough is followed while the server runs, then a created suggestion is listed', async () => {
+  it('When the README walkthrough is followed while the server runs, then a created suggestion is listed and the owner signs in', async () => {
+    const ownerEmail = `o-${Date.now()}@x.test`;
     const business = await cliJson(
-      ['business', 'create', '--name', 'Café Lune', '--owner-email', `o-${Date.now()}@x.test`],
+      [
+        'business',
+        'create',
+        '--name',
+        'Café Lune',
+        '--owner-email',
+        ownerEmail,
+        '--owner-password',
+        'a long passphrase',
+      ],
       env,
     );
     expect(Object.keys(business)).toEqual(['id', 'name', 'plan', 'owner']);
@@ -53,7 +70,48 @@ describe('server process and admin CLI', () => {
     expect(revoked.revoked_at).toEqual(expect.any(String));
     const after = await fetch(`${server.baseUrl}/api/v1/suggestions`, { headers: { 'X-API-Key': key.key } });
     expect(after.status).toBe(401);
+
+    // The dashboard: the owner signs in with the password given to `business create`.
+    const signIn = await login(server.baseUrl, ownerEmail, 'a long passphrase');
+    expect(signIn.status).toBe(200);
+    const { token } = (await signIn.json()) as { token: string };
+    const overview = await fetch(`${server.baseUrl}/businesses/${business.id as string}/analytics/overview`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(overview.status).toBe(200);
   });
+
+  it('When a password is given for an email that has an account, then the CLI refuses to ignore it, and --reset-password replaces it', async () => {
+    const email = `existing-${Date.now()}@x.test`;
+    const first = await cliJson<{ id: string }>(
+      ['business', 'create', '--name', 'First', '--owner-email', email, '--owner-password', 'the first password'],
+      env,
+    );
+    const second = await cliJson<{ id: string }>(['business', 'create', '--name', 'Second'], env);
+    const addTo = (business: string, ...more: string[]) =>
+      runCli(['user', 'create', '--business', business, '--email', email, '--role', 'owner', ...more], env);
+
+    const ignored = await addTo(second.id, '--password', 'an attacker password');
+    expect(ignored.code).not.toBe(0);
+    expect(ignored.stderr).toMatch(/already has an account.*--reset-password/);
+    const again = await runCli(
+      ['business', 'create', '--name', 'Third', '--owner-email', email, '--owner-password', 'another password'],
+      env,
+    );
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/already has an account/);
+    expect((await login(server.baseUrl, email, 'the first password')).status).toBe(200);
+
+    const replaced = await addTo(second.id, '--password', 'the replaced password', '--reset-password');
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect((await login(server.baseUrl, email, 'the first password')).status).toBe(401);
+    expect((await login(server.baseUrl, email, 'the replaced password')).status).toBe(200);
+    expect(first.id).not.toBe(second.id);
+
+    const weak = await runCli(['business', 'create', '--name', 'Weak', '--owner-password', 'short'], env);
+    expect(weak.code).not.toBe(0);
+    expect(weak.stderr).toMatch(/owner-password: must be at least 12 characters/);
+  }, 120_000);
 
   it('When a user is added and a location created, then the CLI prints them as JSON', async () => {
     const business = await cliJson(['business', 'create', '--name', 'Users Inc'], env);

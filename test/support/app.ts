@@ -4,10 +4,10 @@ import supertest from 'supertest';
 import { afterAll, beforeAll } from 'vitest';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import type { Database } from '../../src/db/database.js';
 import { createRateLimiters, type RateLimiters, type RateLimitOptions } from '../../src/http/rate-limit.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/config/logger.js';
 import { checked, useContractCheck } from './contract.js';
 import { openTestDatabase } from './database.js';
 

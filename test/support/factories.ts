@@ -4,12 +4,16 @@ import { createApiKey } from '../../src/api-keys/api-key.service.js';
 import { createBusiness } from '../../src/businesses/business.service.js';
 import { insertLocation } from '../../src/locations/location.repository.js';
 import { insertSession } from '../../src/sessions/session.repository.js';
-import { generateSessionToken } from '../../src/sessions/session-token.js';
+import { generateSessionToken } from '../../src/auth/session-token.js';
 import type { Plan, Role, Scope } from '../../src/shared/schemas.js';
 import { addMember } from '../../src/users/user.service.js';
 import { newId } from '../../src/shared/ids.js';
 import { insertIssue, type NewIssueRow } from '../../src/issues/issue.repository.js';
 import { insertSuggestion, type NewSuggestionRow } from '../../src/suggestions/suggestion.repository.js';
+import { insertQrCode } from '../../src/qr-codes/qr-code.repository.js';
+import { insertComment, type EntityType } from '../../src/comments/comment.repository.js';
+import { findFirstOwner } from '../../src/users/user.repository.js';
+import { randomBase62 } from '../../src/shared/random.js';
 
 export const uniqueEmail = (label = 'user') => `${label}-${randomUUID()}@example.test`;
 
@@ -23,8 +27,27 @@ export async function buildBusiness(db: Database, overrides: { plan?: Plan; appr
   return { business, owner };
 }
 
-export async function buildApiKey(db: Database, businessId: string, overrides: { scope?: Scope; name?: string } = {}) {
-  const { row, key } = await createApiKey(db.pool, businessId, {
+/**
+ * A factory's arguments after the database: the business the row belongs to, then the row's own
+ * overrides. Without a business one is built, as Outline's factories do, so a test never has to
+ * make parents it does not care about: `buildIssue(db)`, `buildIssue(db, { title })` and
+ * `buildIssue(db, businessId, { title })` all work.
+ */
+type Args<O extends object> = [businessId: string, overrides?: O] | [overrides?: O];
+
+/** The business a factory was given, or a new one. */
+async function businessFor(db: Database, businessId: string | undefined): Promise<string> {
+  return businessId ?? (await buildBusiness(db)).business.id;
+}
+
+function splitArgs<O extends object>(args: Args<O>): [string | undefined, Partial<O>] {
+  const [first, overrides] = args;
+  return typeof first === 'string' ? [first, overrides ?? {}] : [undefined, first ?? {}];
+}
+
+export async function buildApiKey(db: Database, ...args: Args<{ scope?: Scope; name?: string }>) {
+  const [given, overrides] = splitArgs(args);
+  const { row, key } = await createApiKey(db.pool, await businessFor(db, given), {
     name: overrides.name ?? 'test key',
     scope: overrides.scope ?? 'read',
   });
@@ -39,17 +62,16 @@ export async function buildTenant(db: Database, overrides: { plan?: Plan; approv
   return { business, owner, readKey, writeKey, read: readKey.key, write: writeKey.key };
 }
 
-export async function buildLocation(db: Database, businessId: string, name = 'Main street') {
-  return insertLocation(db.pool, businessId, { id: newId(), name });
+export async function buildLocation(db: Database, businessId?: string, name = 'Main street') {
+  const business_id = await businessFor(db, businessId);
+  return { ...(await insertLocation(db.pool, business_id, { id: newId(), name })), business_id };
 }
 
 /** Issues have no creation route in /api/v1: tests insert them through the repository. */
-export async function buildIssue(
-  db: Database,
-  businessId: string,
-  overrides: Partial<Omit<NewIssueRow, 'id' | 'source'>> = {},
-) {
-  return insertIssue(db.pool, businessId, {
+export async function buildIssue(db: Database, ...args: Args<Partial<Omit<NewIssueRow, 'id' | 'source'>>>) {
+  const [given, overrides] = splitArgs(args);
+  const business_id = await businessFor(db, given);
+  const issue = await insertIssue(db.pool, business_id, {
     id: newId(),
     title: 'The card reader is broken',
     description: 'It rejects every contactless payment',
@@ -62,15 +84,16 @@ export async function buildIssue(
     source: 'dashboard',
     ...overrides,
   });
+  return { ...issue, business_id };
 }
 
 /** A member with a live session, made without a password round trip (argon2 is slow on purpose). */
-export async function buildUser(db: Database, businessId: string, role: Role = 'member') {
-  const email = uniqueEmail(role);
-  const user = await addMember(db.pool, businessId, { email, role });
+export async function buildUser(db: Database, businessId?: string, role: Role = 'member') {
+  const business_id = await businessFor(db, businessId);
+  const user = await addMember(db.pool, business_id, { email: uniqueEmail(role), role });
   const { token, digest } = generateSessionToken();
   await insertSession(db.pool, { id: newId(), userId: user.id, digest, lifetimeMs: 60 * 60_000 });
-  return { ...user, token };
+  return { ...user, token, business_id };
 }
 
 /** A tenant plus an owner, an admin and a member who can each call the business-scoped family. */
@@ -95,12 +118,10 @@ export async function buildTeam(db: Database) {
  * A suggestion stored as given, through the repository: unlike POST /suggestions nothing is trimmed
  * or analysed, so tests can store leading tabs, carriage returns or a chosen sentiment score.
  */
-export async function buildSuggestion(
-  db: Database,
-  businessId: string,
-  overrides: Partial<Omit<NewSuggestionRow, 'id' | 'source'>> = {},
-) {
-  return insertSuggestion(db.pool, businessId, {
+export async function buildSuggestion(db: Database, ...args: Args<Partial<Omit<NewSuggestionRow, 'id' | 'source'>>>) {
+  const [given, overrides] = splitArgs(args);
+  const business_id = await businessFor(db, given);
+  const suggestion = await insertSuggestion(db.pool, business_id, {
     id: newId(),
     content: 'Please add oat milk',
     status: 'pending',
@@ -116,6 +137,69 @@ export async function buildSuggestion(
     source: 'dashboard',
     ...overrides,
   });
+  return { ...suggestion, business_id };
+}
+
+/** A QR code through the repository (no activity row), with a fresh random code. */
+export async function buildQrCode(
+  db: Database,
+  ...args: Args<{ label?: string; active?: boolean; locationId?: string | null }>
+) {
+  const [given, overrides] = splitArgs(args);
+  const business_id = await businessFor(db, given);
+  const qr = await insertQrCode(db.pool, business_id, {
+    id: newId(),
+    code: randomBase62(10),
+    label: 'Table 4',
+    locationId: null,
+    active: true,
+    ...overrides,
+  });
+  return { ...qr, business_id };
+}
+
+export interface CommentOverrides {
+  /** What the comment is on; without an id, a new suggestion or issue of the business is built. */
+  entityType?: EntityType;
+  entityId?: string;
+  content?: string;
+  /** Defaults to the business's first owner. */
+  authorId?: string;
+  apiKeyId?: string | null;
+}
+
+const PARENT_TABLES: Record<EntityType, string> = { suggestion: 'suggestions', issue: 'issues' };
+
+/**
+ * A comment through the repository. Its parents are built when missing: the business (or, when only
+ * the entity is given, the entity's own business) and the suggestion or issue it is on.
+ */
+export async function buildComment(db: Database, ...args: Args<CommentOverrides>) {
+  const [given, overrides] = splitArgs(args);
+  const entityType = overrides.entityType ?? 'suggestion';
+  let business_id = given;
+  if (!business_id && overrides.entityId) {
+    const { rows } = await db.pool.query<{ business_id: string }>(
+      `SELECT business_id FROM ${PARENT_TABLES[entityType]} WHERE id = $1`,
+      [overrides.entityId],
+    );
+    if (!rows[0]) throw new Error(`buildComment: no ${entityType} ${overrides.entityId}`);
+    business_id = rows[0].business_id;
+  }
+  business_id = await businessFor(db, business_id);
+  const entityId =
+    overrides.entityId ??
+    (entityType === 'issue' ? await buildIssue(db, business_id) : await buildSuggestion(db, business_id)).id;
+  const authorId = overrides.authorId ?? (await findFirstOwner(db.pool, business_id))!.id;
+  const comment = await insertComment(db.pool, business_id, {
+    id: newId(),
+    entityType,
+    entityId,
+    content: overrides.content ?? 'Thanks, we are on it',
+    authorId,
+    apiKeyId: overrides.apiKeyId ?? null,
+  });
+  return { ...comment, business_id };
 }
 
 export interface BulkOptions {

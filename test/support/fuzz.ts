@@ -159,3 +159,74 @@ export function asQueryValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return value === null || value === undefined ? '' : JSON.stringify(value);
 }
+
+/** A request part no well-behaved client sends: the malformed-input property draws one per request. */
+export type Malformed =
+  | { kind: 'path'; segment: string }
+  | { kind: 'query'; query: string }
+  | { kind: 'encoding'; encoding: string; bytes: Buffer }
+  | { kind: 'unicode'; before: string; bytes: Buffer; after: string; breaksUnicode: boolean; pick: number };
+
+/** Percent-encodings that do not decode to UTF-8, and a few that do but are odd. */
+const BAD_PERCENT = ['%', '%Z', '%ZZ', '%E0%A4%A', '%ff', '%C0%AF', '%ED%A0%80', '%F4%90%80%80', '%%', '%u00e9'];
+const ODD_PERCENT = ['%00', '%2F', '%2e%2e', '%EF%BB%BF', '%E2%80%8B'];
+
+/** Bytes placed inside a JSON string, and whether they make it text that is not valid Unicode. */
+const TEXT_BYTES: [string, Buffer, boolean][] = [
+  ['lone high surrogate', Buffer.from('\\ud800'), true],
+  ['lone low surrogate', Buffer.from('\\udfff'), true],
+  ['reversed pair', Buffer.from('\\ude00\\ud83d'), true],
+  ['stray continuation byte', Buffer.from([0x80]), true],
+  ['truncated sequence', Buffer.from([0xe2, 0x82]), true],
+  ['overlong slash', Buffer.from([0xc0, 0xaf]), true],
+  ['encoded surrogate', Buffer.from([0xed, 0xa0, 0x80]), true],
+  ['0xFF', Buffer.from([0xff]), true],
+  ['zero-width spaces', Buffer.from('\u200b\u200b'), false],
+  ['a valid pair as escapes', Buffer.from('\\ud83d\\ude00'), false],
+  ['NUL', Buffer.from('\\u0000'), false],
+  ['bidi override', Buffer.from('\u202e'), false],
+];
+
+export function malformedRequest(): fc.Arbitrary<Malformed> {
+  const segment = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...BAD_PERCENT) },
+    { weight: 1, arbitrary: fc.constantFrom(...ODD_PERCENT) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...BAD_PERCENT), fc.string({ maxLength: 4 }))
+        .map(([a, b]) => `${encodeURIComponent(b)}${a}`),
+    },
+  );
+  const randomBytes = fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes));
+  return fc.oneof(
+    segment.map((s) => ({ kind: 'path' as const, segment: s })),
+    fc
+      .tuple(
+        fc.constantFrom('q', 'limit', 'status', 'since', 'format', 'x'),
+        fc.constantFrom(...BAD_PERCENT, ...ODD_PERCENT),
+      )
+      .map(([name, value]) => ({ kind: 'query' as const, query: `${name}=${value}` })),
+    fc
+      .record({
+        encoding: fc.constantFrom('gzip', 'deflate', 'br', 'compress', 'x-gzip', 'GZIP', 'gzip, identity', 'identity'),
+        bytes: fc.oneof(randomBytes, fc.constant(Buffer.from('{"content":"plain"}'))),
+      })
+      .map((r) => ({ kind: 'encoding' as const, ...r })),
+    fc
+      .record({
+        text: fc.constantFrom(...TEXT_BYTES),
+        before: fc.constantFrom('', 'Table ', 'caf'),
+        after: fc.constantFrom('', ' 4', 'é'),
+        pick: fc.nat(),
+      })
+      .map(({ text: [, bytes, breaksUnicode], before, after, pick }) => ({
+        kind: 'unicode' as const,
+        before,
+        bytes,
+        after,
+        breaksUnicode,
+        pick,
+      })),
+  );
+}

@@ -1,16 +1,26 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import { CLI_RUN_MS, SERVER_START_MS } from './budgets.js';
 import { testMode } from './database.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Environment pointing a child process at this run's database: PostgreSQL, or a fresh DATA_DIR. */
+/**
+ * Environment pointing a child process at this run's database: PostgreSQL, or a DATA_DIR of its own,
+ * copied from the run's migrated template (global-setup.ts) so that starting does not run initdb.
+ * Starting from an empty directory is test/db/embedded.test.ts's subject. The copies live in the
+ * run's temporary directory, removed when the run ends.
+ */
 export function databaseEnv(): Record<string, string> {
   if (testMode() === 'postgres') return { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATA_DIR: '' };
-  return { DATABASE_URL: '', DATA_DIR: mkdtempSync(join(tmpdir(), 'fbk-proc-')) };
+  const template = inject('dataDirTemplate');
+  const dir = mkdtempSync(join(dirname(template), 'proc-'));
+  cpSync(join(template, 'pgdata'), join(dir, 'pgdata'), { recursive: true });
+  return { DATABASE_URL: '', DATA_DIR: dir };
 }
 
 function runTs(script: string, args: string[], env: Record<string, string>): ChildProcess {
@@ -27,13 +37,21 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs the admin CLI; a run still going after `deadlineMs` is killed and fails with what it printed. */
+export async function runCli(args: string[], env: Record<string, string>, deadlineMs = CLI_RUN_MS): Promise<CliResult> {
   const child = runTs('src/cli/admin.ts', args, env);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+  const closed = new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    child.kill('SIGKILL');
+  }, deadlineMs);
+  const code = await closed.finally(() => clearTimeout(timer));
+  if (late) throw new Error(`admin ${args.join(' ')} killed after ${deadlineMs} ms:\n${stdout}${stderr}`);
   return { code, stdout, stderr };
 }
 
@@ -52,39 +70,45 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
 }
 
-/** Starts `src/main.ts` on a free port and waits until it listens (and, unless told otherwise, is healthy). */
+/**
+ * Starts `src/main.ts` on a free port and waits until it is ready: it has logged that it listens and,
+ * unless told otherwise, /health answers 200. Everything shares one deadline; a server not ready by
+ * then is killed and the error carries its output.
+ */
 export async function startServer(
   env: Record<string, string>,
-  timeoutMs = 30_000,
+  deadlineMs = SERVER_START_MS,
   { waitHealthy = true } = {},
 ): Promise<ServerProcess> {
+  const deadline = Date.now() + deadlineMs;
   const child = runTs('src/main.ts', [], { PORT: '0', HOST: '127.0.0.1', ...env });
   const output: string[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /"port":(\d+).*"msg":"listening"/.exec(chunk.toString());
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output.join('')}`)));
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  const fail = (why: string) => {
+    child.kill('SIGKILL');
+    return new Error(`server ${why}:\n${output.join('')}`);
+  };
+
+  // Polled rather than matched per chunk: a log line may arrive split across chunks.
+  const listeningPort = () => /"port":(\d+)[^\n]*"msg":"listening"/.exec(output.join(''))?.[1];
+  while (listeningPort() === undefined) {
+    if (gone()) throw fail(`exited with ${child.exitCode ?? child.signalCode}`);
+    if (Date.now() > deadline) throw fail(`did not listen within ${deadlineMs} ms`);
+    await sleep(50);
+  }
+  const baseUrl = `http://127.0.0.1:${listeningPort()}`;
   const healthy = () =>
-    fetch(`${baseUrl}/health`).then(
+    fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(Math.max(deadline - Date.now(), 1)) }).then(
       (r) => r.status === 200,
       () => false,
     );
   while (waitHealthy && !(await healthy())) {
-    if (Date.now() > deadline) throw new Error(`server never became healthy:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 100));
+    if (gone()) throw fail(`exited with ${child.exitCode ?? child.signalCode}`);
+    if (Date.now() > deadline) throw fail(`was not healthy within ${deadlineMs} ms`);
+    await sleep(100);
   }
   return {
     child,

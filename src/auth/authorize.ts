@@ -1,0 +1,55 @@
+import type { Principal } from './principal.js';
+import { forbidden } from '../errors/http-error.js';
+
+/**
+ * What a caller may do. Keys: `read` for reads, `write` for everything else, never key management,
+ * invites, members or settings. Users: owners and admins everything; members read, comment, change status
+ * and leave. `update` is a change whose fields decide: the status alone is `change_status`, anything
+ * more is `write`. Only owners grant, take, invite or remove the owner role (`manage_owners`).
+ */
+export type Action =
+  | 'read'
+  | 'comment'
+  | 'change_status'
+  | 'update'
+  | 'write'
+  | 'manage_team'
+  | 'manage_owners'
+  | 'manage_keys'
+  | 'manage_business'
+  | 'leave';
+
+/** What an API key may never do, whatever its scope, and why. */
+const NEVER_BY_KEY: Partial<Record<Action, string>> = {
+  // A key that could invite could accept its own invite and sign in with more rights than it has.
+  manage_team: 'API keys cannot invite or cancel invites; sign in as an owner or admin',
+  manage_keys: 'API keys cannot manage API keys; sign in as an owner or admin',
+  manage_owners: 'Only an owner can grant, take or invite the owner role',
+  manage_business: 'API keys cannot change members or settings; sign in as an owner or admin',
+  leave: 'API keys cannot change members; sign in',
+};
+
+const MEMBER_ACTIONS: ReadonlySet<Action> = new Set(['read', 'comment', 'change_status', 'leave']);
+
+function denial(principal: Principal, action: Action): string | null {
+  if (principal.kind === 'api_key') {
+    const never = NEVER_BY_KEY[action];
+    if (never) return never;
+    if (action !== 'read' && principal.scope !== 'write') return 'This operation needs an API key with the write scope';
+    return null;
+  }
+  if (action === 'manage_owners') return principal.role === 'owner' ? null : NEVER_BY_KEY.manage_owners!;
+  if (principal.role === 'owner' || principal.role === 'admin' || MEMBER_ACTIONS.has(action)) return null;
+  return 'This operation needs the owner or admin role';
+}
+
+/**
+ * Throws a 403 unless the principal may do `action`. For `update`, `fields` are the ones the request
+ * changes (none given: judged as a status-only change).
+ */
+export function authorize(principal: Principal, action: Action, fields: readonly string[] = []): void {
+  const needed =
+    action === 'update' ? (fields.every((field) => field === 'status') ? 'change_status' : 'write') : action;
+  const reason = denial(principal, needed);
+  if (reason) throw forbidden(reason, principal.kind === 'api_key' ? 'INSUFFICIENT_SCOPE' : 'INSUFFICIENT_ROLE');
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { patchBody, text } from '../shared/schemas.js';
+
+export const BUSINESS_NAME_MAX = 200;
+
+export const updateBusinessBody = patchBody({
+  name: text(BUSINESS_NAME_MAX).optional(),
+  approval_required: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        'Whether `public` suggestions wait for review before the public page shows them. Changing it never ' +
+        'changes existing suggestions: what is published stays published, what awaits review still does.',
+    }),
+}).meta({ examples: [{ name: 'Café Soleil – Vieux Port', approval_required: true }] });
+export type UpdateBusinessBody = z.output<typeof updateBusinessBody>;

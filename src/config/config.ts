@@ -1,0 +1,119 @@
+import { z } from 'zod';
+
+/** An empty variable (`PORT=` in an env file) means unset, as in most tools. */
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+const milliseconds = (fallback: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3_600_000).default(fallback));
+
+const envFields = z.object({
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(60)),
+  /**
+   * Failed authentications per minute per client address. A request counts while it is in flight, so
+   * a load test with more concurrent connections than this from one address needs it raised.
+   */
+  RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(30)),
+  REDIS_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Memory for cached /api/v1 list responses (docs/caching.md), in MiB; 0 turns the cache off. */
+  LIST_CACHE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(4096).default(16)),
+  /** Origins (comma-separated, exact) whose browser scripts may call the API; unset means no CORS at all. */
+  CORS_ORIGINS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z
+            .url({ protocol: /^https?$/ })
+            .refine(
+              (o) => URL.canParse(o) && new URL(o).origin === o,
+              'must be an origin like https://app.example.com',
+            ),
+        ),
+      ),
+  ),
+  /**
+   * Prometheus metrics (src/metrics): off unless a port is given, and then served on that port alone
+   * (GET /metrics), bound to METRICS_HOST, so the API's port never exposes them.
+   */
+  METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).optional()),
+  METRICS_HOST: z.preprocess(emptyAsUndefined, z.string().default('127.0.0.1')),
+  /** Where the public feedback page lives: QR codes point at `<PUBLIC_BASE_URL>/f/<code>`. */
+  PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).default('http://localhost:3000')),
+  /**
+   * SMTP server for invites and password resets: `smtps://user:pass@host:465` or
+   * `smtp://user:pass@host:587` (STARTTLS). Unset: development mail mode, where messages are only
+   * written to the log and invite tokens are returned to the inviter (never in production).
+   */
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^smtps?$/ }).optional()),
+  /** Sender of every message, e.g. `Feedback <no-reply@example.com>`; required with SMTP_URL. */
+  MAIL_FROM: z.preprocess(
+    emptyAsUndefined,
+    z.string().trim().includes('@', { message: 'must contain an address' }).optional(),
+  ),
+  /** Where the dashboard lives: messages link to its pages `/accept-invite` and `/reset-password`. */
+  DASHBOARD_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  /**
+   * Express `trust proxy`: a hop count ("1" behind one reverse proxy) or addresses / subnets / presets
+   * ("loopback, 10.0.0.0/8"). Unset or "false" trusts no proxy. "true" is refused: any client could then
+   * pick its address with X-Forwarded-For and escape the per-address limit on failed authentications.
+   */
+  TRUST_PROXY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .trim()
+      .refine((value) => value.toLowerCase() !== 'true', 'must be a hop count or a list of addresses, not "true"')
+      .transform((value) => (value.toLowerCase() === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value))
+      .optional(),
+  ),
+  /** Longest a client may take to send a request's headers (slowloris). */
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+  /** Longest a client may take to send a whole request, body included (64 KiB at most): then a 408. */
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
+  /**
+   * How long an idle keep-alive connection stays open. Behind a proxy that keeps connections to the
+   * service, the proxy's idle timeout must be shorter (nginx.conf: `keepalive_timeout 4s`).
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
+});
+
+const envSchema = envFields
+  // The headers are part of the request: their timeout cannot be the longer one.
+  .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
+    message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
+  })
+  .refine((env) => env.SMTP_URL === undefined || env.MAIL_FROM !== undefined, {
+    message: 'is required when SMTP_URL is set',
+    path: ['MAIL_FROM'],
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value stops the process with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${problems.join('\n')}`);
+  }
+  return parsed.data;
+}

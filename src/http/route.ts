@@ -1,0 +1,232 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import { authorize, type Action } from '../auth/authorize.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
+import type { SessionRow } from '../auth/credential.repository.js';
+import { principalOf, type ApiKeyPrincipal, type Principal } from '../auth/principal.js';
+import { unauthorized } from '../errors/http-error.js';
+import type { ListCache } from '../cache/list-cache.js';
+import type { Database } from '../db/database.js';
+import type { Mailer } from '../mail/mail.sender.js';
+import type { ErrorStatus } from '../shared/responses.js';
+import { jsonBody } from './body.js';
+import { idParam } from './params.js';
+import { parseBody, parseQuery } from './validation.js';
+
+/** What handlers are given besides the request: made once by createApp. */
+export interface Services {
+  db: Database;
+  lists: ListCache;
+  loginThrottle: LoginThrottle;
+  /** Queues messages in a transaction and sends them after it commits. */
+  mail: Mailer;
+  /** Where QR codes point: `<publicBaseUrl>/f/<code>`. */
+  publicBaseUrl: string;
+  /** False until migrations have run. */
+  isReady: () => boolean;
+  /** The OpenAPI document, serialised. */
+  document: () => string;
+}
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/**
+ * How a route is reached, as wired in app.ts:
+ * - `api_key`: /api/v1, an API key in X-API-Key or Authorization: Bearer; limited per key.
+ * - `business`: /businesses/{business_id}, an API key of that business or a member's session token
+ *   (either header); limited per credential.
+ * - `session`: a dashboard session token in Authorization: Bearer; failed authentications are limited.
+ * - `public`: no credential; failed authentications are limited per address.
+ * - `open`: no credential and no limit (health, the document itself).
+ */
+export type Guard = 'api_key' | 'business' | 'session' | 'public' | 'open';
+
+/** A JSON Schema written by hand: only for what zod does not describe (CSV text, images). */
+export type JsonSchema = Record<string, unknown>;
+
+export interface HeaderSpec {
+  description: string;
+  required?: boolean;
+  schema?: JsonSchema;
+}
+
+/** A body the document describes by hand, with its example (none only for binary bodies, e.g. PNG). */
+export interface MediaSpec {
+  schema: JsonSchema;
+  example?: unknown;
+}
+
+export interface SuccessResponse {
+  status: 200 | 201 | 202 | 204;
+  description: string;
+  /**
+   * A JSON body. Its schema must carry an `id` and `examples` in its metadata: it becomes a named
+   * component, and its first example is shown on every operation answering with it.
+   */
+  json?: z.ZodType;
+  /** Bodies in other media types, by media type. */
+  media?: Record<string, MediaSpec>;
+  headers?: Record<string, HeaderSpec>;
+}
+
+/** What the OpenAPI document says of a route: everything but its handler. */
+export interface RouteDoc {
+  method: Method;
+  /** The full path as mounted, Express style: `/api/v1/suggestions/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  guard: Guard;
+  /** A `public` route that also takes a dashboard session when one is sent (accepting an invite). */
+  optionalSession?: boolean;
+  /**
+   * What the route asks authorize() for, before it parses its input (`update`: after parsing the
+   * body, whose fields decide it). The key scope and member roles it needs are derived from it.
+   */
+  action?: Action;
+  /** When what is needed depends on the request (e.g. a status-only change). */
+  accessNote?: string;
+  /**
+   * What the last path parameter (`:id`, `:user_id`...; never `:business_id`) names, for the 404 of
+   * a malformed or unknown one (`Suggestion`). Required exactly when the path has such a parameter.
+   */
+  resource?: string;
+  /** Descriptions of the path parameters, by name (every path parameter is a UUID). */
+  params?: Record<string, string>;
+  /**
+   * The zod schemas the query string and the body are parsed with before the handler runs. A body
+   * schema carries `examples` in its metadata: the first is the operation's request example.
+   */
+  query?: z.ZodType;
+  /** Descriptions of query parameters, by name, where the schema's own says too little. */
+  queryNotes?: Record<string, string>;
+  body?: z.ZodType;
+  responses: SuccessResponse[];
+  /** Error statuses beyond those the guard and inputs imply (400, 401, 403, 413, 415, 429, 500, 503; 404 with a resource). */
+  errors?: ErrorStatus[];
+}
+
+/**
+ * The caller a guard guarantees: a key on /api/v1, a key or member on /businesses, the dashboard
+ * session on /auth/me and /auth/logout, nobody elsewhere.
+ */
+type PrincipalFor<G extends Guard> = G extends 'api_key'
+  ? ApiKeyPrincipal
+  : G extends 'business'
+    ? Principal
+    : G extends 'session'
+      ? SessionRow
+      : null;
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteContext<G extends Guard, Q, B> {
+  req: Request;
+  res: Response;
+  principal: PrincipalFor<G>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  services: Services;
+  /** The last path parameter, lower-cased; a malformed one was already a 404 naming the resource. */
+  id: string;
+}
+
+export interface RouteSpec<G extends Guard, Q, B> extends RouteDoc {
+  guard: G;
+  query?: Q & z.ZodType;
+  body?: B & z.ZodType;
+  handler: (context: RouteContext<G, Q, B>) => Promise<void> | void;
+}
+
+/** One route, declared once: it registers the Express handler and is a part of the OpenAPI document. */
+export interface Route extends RouteDoc {
+  /** Authorizes, parses and handles one request. */
+  handle(req: Request, res: Response, services: Services): Promise<void> | void;
+}
+
+/** The session sessionAuth found; never missing behind it. */
+function sessionOf(req: Request): SessionRow {
+  if (!req.dashboardSession) throw unauthorized();
+  return req.dashboardSession;
+}
+
+export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec: RouteSpec<G, Q, B>): Route {
+  const { handler, ...doc } = spec;
+  const idName = [...spec.path.matchAll(/:(\w+)/g)]
+    .map((match) => match[1]!)
+    .filter((name) => name !== 'business_id')
+    .at(-1);
+  if ((idName === undefined) !== (spec.resource === undefined)) {
+    throw new Error(`${spec.path}: a resource names the last path parameter, and is given only when there is one`);
+  }
+  return {
+    ...doc,
+    handle(req, res, services) {
+      const principal = (
+        spec.guard === 'api_key' || spec.guard === 'business'
+          ? principalOf(req)
+          : spec.guard === 'session'
+            ? sessionOf(req)
+            : null
+      ) as PrincipalFor<G>;
+      const { action } = spec;
+      // A principal check needs no input: it comes first, so a refused caller learns nothing of it.
+      if (action && action !== 'update') authorize(principal as Principal, action);
+      const id = idName ? idParam(req.params[idName], spec.resource!) : '';
+      const query = (spec.query ? parseQuery(spec.query, req.query) : undefined) as Parsed<Q>;
+      const body = (spec.body ? parseBody(spec.body, req.body) : undefined) as Parsed<B>;
+      if (action === 'update') authorize(principal as Principal, action, Object.keys(body ?? {}));
+      return handler({ req, res, principal, query, body, services, id });
+    },
+  };
+}
+
+/**
+ * Registers declared routes on family routers, each under the prefix it is mounted at, and proves
+ * at start-up that every declared route was registered exactly once.
+ */
+export class RouteTable {
+  readonly #unmounted: Set<Route>;
+
+  constructor(
+    readonly routes: readonly Route[],
+    private readonly services: Services,
+  ) {
+    this.#unmounted = new Set(routes);
+  }
+
+  /**
+   * A router, to mount at `prefix`, with the declared routes of these guards under `prefix`; `before`
+   * runs on those routes only (not on other paths under the prefix), before the body is read.
+   */
+  mount(guards: readonly Guard[], prefix = '', before: RequestHandler[] = []): Router {
+    const router = Router({ mergeParams: true });
+    for (const route of this.routes) {
+      const under = route.path === prefix || route.path.startsWith(`${prefix}/`);
+      if (!guards.includes(route.guard) || !under) continue;
+      if (!this.#unmounted.delete(route)) throw new Error(`${route.method} ${route.path} is mounted twice`);
+      // Only a route that takes a body reads one: elsewhere a body is ignored, never a 413 or 415
+      // that the route's documentation could not mention.
+      const readBody = route.body ? [jsonBody] : [];
+      router[route.method](route.path.slice(prefix.length) || '/', ...before, ...readBody, (req, res) => {
+        res.locals.route = route.path;
+        return route.handle(req, res, this.services);
+      });
+    }
+    return router;
+  }
+
+  /** Throws when a declared route was never mounted: the document would promise what Express lacks. */
+  assertAllMounted(): void {
+    const missing = [...this.#unmounted].map((route) => `${route.method.toUpperCase()} ${route.path}`);
+    if (missing.length > 0) throw new Error(`Declared routes never mounted: ${missing.join(', ')}`);
+  }
+}
+
+/** A feature's routes, and the tags that group them in the reference. */
+export interface Feature {
+  tags: { name: string; description: string }[];
+  routes: Route[];
+}

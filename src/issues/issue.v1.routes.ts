@@ -1,0 +1,56 @@
+import { sendCachedList } from '../cache/list-cache.js';
+import { pageEnvelope } from '../http/params.js';
+import { defineRoute, type Feature } from '../http/route.js';
+import { toIssueListItem, toIssueResponse } from './issue.presenter.js';
+import { issuePageSchema, issueSchema } from './issue.responses.js';
+import { issueListNotes, listIssuesQuery } from './issue.schemas.js';
+import { getIssue, listIssues } from './issue.service.js';
+
+const common = { tag: 'Issues', guard: 'api_key', action: 'read' } as const;
+
+/** /api/v1/issues: read and comment. Issues are created in the business-scoped family. */
+export const issueV1Routes: Feature = {
+  tags: [
+    {
+      name: 'Issues',
+      description: 'Problem reports and their comments, through an API key (`/api/v1`): read and comment',
+    },
+  ],
+  routes: [
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/api/v1/issues',
+      operationId: 'listIssues',
+      summary: 'List issues',
+      query: listIssuesQuery,
+      queryNotes: issueListNotes,
+      responses: [{ status: 200, description: 'One page of issues', json: issuePageSchema }],
+      handler: async ({ res, principal, query, services }) => {
+        await sendCachedList(res, services.lists, principal, `issues ${JSON.stringify(query)}`, async () => {
+          const { page, limit, sort, order, ...filter } = query;
+          const offset = (page - 1) * limit;
+          const result = await listIssues(services.db.pool, principal.businessId, filter, {
+            sort,
+            order,
+            limit,
+            offset,
+          });
+          return pageEnvelope(result.rows.map(toIssueListItem), result.total, page, limit);
+        });
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/api/v1/issues/:id',
+      resource: 'Issue',
+      operationId: 'getIssue',
+      summary: 'Read an issue',
+      responses: [{ status: 200, description: 'The issue', json: issueSchema }],
+      handler: async ({ res, principal, services, id }) => {
+        res.json(toIssueResponse(await getIssue(services.db.pool, principal.businessId, id)));
+      },
+    }),
+  ],
+};

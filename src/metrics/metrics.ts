@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { RequestHandler } from 'express';
+import type pg from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CacheObserver } from '../cache/list-cache.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** The template of the declared route that answered (`/api/v1/suggestions/:id`), for metrics. */
+      route?: string;
+    }
+  }
+}
+
+const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
+
+/**
+ * Requests answered before a route matched (a 401, a 429, an unknown path) are labelled by their
+ * family, so a scanner's random URLs cannot grow the number of series.
+ */
+const FAMILIES: [RegExp, string][] = [
+  [/^\/api\/v1\//, '/api/v1/*'],
+  [/^\/businesses\//, '/businesses/:business_id/*'],
+  [/^\/auth\//, '/auth/*'],
+  [/^\/invites\//, '/invites/*'],
+  [/^\/docs(\/|$)/, '/docs'],
+];
+const familyOf = (path: string) => FAMILIES.find(([pattern]) => pattern.test(path))?.[1] ?? 'unmatched';
+
+/**
+ * What an operator running several instances watches, in Prometheus's text format: requests by route
+ * template (never by raw path, whose ids would make a series per row) and status class, the database
+ * pool, the list cache, rate-limit refusals, and Node's own figures (event-loop lag among them).
+ * Made only when METRICS_PORT is set, and served on that port alone.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly #requests = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Requests answered, by method, route template and status class, and how long they took',
+    labelNames: ['method', 'route', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly #refusals = new Counter({
+    name: 'rate_limit_refusals_total',
+    help: 'Requests refused with a 429 by a rate limit, by route template',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  readonly #cache = new Counter({
+    name: 'list_cache_lookups_total',
+    help: 'List cache lookups, by outcome (hit or miss)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(pool: pg.Pool) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections, by state: in use, idle, and requests waiting for one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
+
+  /** An observer for the list cache, whose size (`bytes()`) is read at every scrape. */
+  listCacheObserver(bytes: () => number): CacheObserver {
+    new Gauge({
+      name: 'list_cache_bytes',
+      help: 'Bytes of cached list responses',
+      registers: [this.registry],
+      collect() {
+        this.set(bytes());
+      },
+    });
+    return {
+      hit: () => this.#cache.inc({ outcome: 'hit' }),
+      miss: () => this.#cache.inc({ outcome: 'miss' }),
+    };
+  }
+
+  /** First in the middleware chain: observes every response when it is finished. */
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      const end = this.#requests.startTimer();
+      res.once('finish', () => {
+        const route = res.locals.route ?? familyOf(req.originalUrl);
+        end({ method: req.method, route, status_class: statusClass(res.statusCode) });
+        if (res.statusCode === 429) this.#refusals.inc({ route });
+      });
+      next();
+    };
+  }
+
+  /** The scrape endpoint, on a listener of its own: GET /metrics, nothing else. */
+  listen(port: number, host: string): Server {
+    const server = createServer((req, res) => {
+      if (req.method !== 'GET' || req.url !== '/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      this.registry.metrics().then(
+        (text) => res.writeHead(200, { 'Content-Type': this.registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      );
+    });
+    return server.listen(port, host);
+  }
+}

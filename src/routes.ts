@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { accountFeature } from './accounts/account.routes.js';
+import { analyticsFeature } from './analytics/analytics.routes.js';
+import { apiKeyFeature } from './api-keys/api-key.routes.js';
+import { businessFeature } from './businesses/business.routes.js';
+import { commentFeature } from './comments/comment.routes.js';
+import { exportFeature } from './exports/export.routes.js';
+import type { Feature, Route } from './http/route.js';
+import { issueBusinessRoutes } from './issues/issue.business.routes.js';
+import { issueV1Routes } from './issues/issue.v1.routes.js';
+import { locationFeature } from './locations/location.routes.js';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
+import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
+import { serviceFeature } from './service/service.routes.js';
+import { sessionFeature } from './sessions/session.routes.js';
+import { suggestionBusinessRoutes } from './suggestions/suggestion.business.routes.js';
+import { suggestionV1Routes } from './suggestions/suggestion.v1.routes.js';
+import { teamFeature } from './team/team.routes.js';
+
+/**
+ * Every route of the service, declared once each, in the order the reference shows them: app.ts
+ * registers exactly these, and the OpenAPI document describes exactly these. A new feature goes here.
+ */
+export const FEATURES: Feature[] = [
+  suggestionV1Routes,
+  suggestionBusinessRoutes,
+  issueV1Routes,
+  issueBusinessRoutes,
+  commentFeature,
+  exportFeature,
+  businessFeature,
+  locationFeature,
+  qrCodeFeature,
+  teamFeature,
+  apiKeyFeature,
+  analyticsFeature,
+  sessionFeature,
+  accountFeature,
+  serviceFeature,
+];
+
+export const ROUTES: Route[] = FEATURES.flatMap((feature) => feature.routes);
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+const built = new Map<number, OpenApiDocument>();
+
+/** The document for a rate limit (its only setting), built once per process and value. */
+export function apiDocument(rateLimitPerMinute = 60): OpenApiDocument {
+  let document = built.get(rateLimitPerMinute);
+  if (!document) {
+    document = buildOpenApiDocument(FEATURES, { version, rateLimitPerMinute });
+    built.set(rateLimitPerMinute, document);
+  }
+  return document;
+}

@@ -1,0 +1,97 @@
+import { isUtf8 } from 'node:buffer';
+
+/**
+ * One rule for text that is not valid Unicode, wherever it comes from: a lone UTF-16 surrogate
+ * written as a JSON escape (`"\ud800"`) and bytes that are not UTF-8 are the same mistake, and both
+ * are refused with a 400 naming the field, never stored as different text (U+FFFD) nor left for the
+ * database to refuse. Bytes that are not UTF-8 are decoded to lone surrogates (U+DC80 to U+DCFF, as
+ * Python's `surrogateescape` does), so the one check on strings finds them in the field they are in.
+ */
+
+declare global {
+  interface String {
+    /** ES2024, in Node since 20: false when the string holds a lone surrogate. */
+    isWellFormed(): boolean;
+    /** ES2024: lone surrogates replaced by U+FFFD. */
+    toWellFormed(): string;
+  }
+}
+
+/** Length of the well-formed UTF-8 sequence at `i` (RFC 3629: no overlong forms, no surrogates), or 0. */
+function sequenceLength(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i]!;
+  const next = (offset: number) => bytes[i + offset] ?? 0;
+  const continuation = (offset: number, low = 0x80, high = 0xbf) => next(offset) >= low && next(offset) <= high;
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return continuation(1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    const low = lead === 0xe0 ? 0xa0 : 0x80;
+    const high = lead === 0xed ? 0x9f : 0xbf;
+    return continuation(1, low, high) && continuation(2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const low = lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xf4 ? 0x8f : 0xbf;
+    return continuation(1, low, high) && continuation(2) && continuation(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/**
+ * Decodes UTF-8; each byte that is not part of a well-formed sequence becomes the lone surrogate
+ * U+DC00 + byte, so it can be found (and refused) later instead of silently becoming U+FFFD.
+ */
+export function decodeUtf8(bytes: Buffer): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  let text = '';
+  let start = 0;
+  for (let i = 0; i < bytes.length;) {
+    const length = sequenceLength(bytes, i);
+    if (length > 0) {
+      i += length;
+      continue;
+    }
+    text += bytes.toString('utf8', start, i) + String.fromCharCode(0xdc00 + bytes[i]!);
+    i += 1;
+    start = i;
+  }
+  return text + bytes.toString('utf8', start);
+}
+
+/**
+ * Where in a parsed JSON value the first string (or object key) that is not valid Unicode is, as a
+ * path (`['items', 0, 'name']`); undefined when every string is well formed.
+ */
+export function findMalformedText(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : path;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findMalformedText(item, [...path, index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (!key.isWellFormed()) return [...path, key.toWellFormed()];
+      const found = findMalformedText(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Characters that show nothing: white space, controls, and Unicode's default-ignorable code points
+ * (zero-width space and joiners, soft hyphen, bidi marks, variation selectors, tags, the Hangul
+ * fillers), plus the Braille blank. Text made only of these is empty text. As a JSON Schema pattern
+ * (ECMA-262 with the `u` flag, as 2020-12 asks) it is the same source.
+ */
+const INVISIBLE_CLASS = '\\s\\p{Cc}\\p{Default_Ignorable_Code_Point}\\u2800';
+
+/** A pattern matching text with at least one visible character. */
+export const VISIBLE_PATTERN = `[^${INVISIBLE_CLASS}]`;
+const VISIBLE = new RegExp(VISIBLE_PATTERN, 'u');
+
+/** True when the text shows something: at least one character that is not invisible. */
+export const hasVisibleText = (text: string): boolean => VISIBLE.test(text);
