@@ -22,6 +22,10 @@ export interface Services {
   mail: Mailer;
   /** Where QR codes point: `<publicBaseUrl>/f/<code>`. */
   publicBaseUrl: string;
+  /** EVENT_RETENTION_DAYS: how long the event feed keeps events. */
+  eventRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may use http and private addresses (development). */
+  webhookAllowPrivateNetworks: boolean;
   /** False until migrations have run. */
   isReady: () => boolean;
   /** The OpenAPI document, serialised. */

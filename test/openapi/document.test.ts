@@ -59,10 +59,12 @@ describe('the document', () => {
       '/auth/password-reset/confirm',
       '/auth/password',
       '/health',
+      '/api/v1/events',
+      '/businesses/{business_id}/events',
     ]) {
       expect(paths).toContain(expected);
     }
-    expect(operations).toHaveLength(55);
+    expect(operations).toHaveLength(57);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {
