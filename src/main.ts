@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { openDatabase } from './db/open.js';
+import { WebhookWorker } from './events/webhook.worker.js';
 import { migrate } from './db/migrate.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import { createHttpServer } from './http/server.js';
@@ -37,6 +38,11 @@ async function main(): Promise<void> {
     );
   }
 
+  const webhooks = new WebhookWorker(db, logger, {
+    allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    retentionDays: config.EVENT_RETENTION_DAYS,
+  });
+
   let ready = false;
   const app = createApp({ db, logger, config, isReady: () => ready, rateLimiters, metrics, mail });
   const server = createHttpServer(app, {
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
     clearTimeout(forced);
     metricsServer?.close();
     await mail.stop();
+    await webhooks.stop();
     await rateLimiters.close();
     await db.close();
     logger.info('stopped');
@@ -81,6 +88,7 @@ async function main(): Promise<void> {
       ready = true;
       // The outbox exists from here on: retry what is due, including what a previous run left.
       mail.start();
+      webhooks.start();
     } catch (err) {
       logger.error({ err, retryInMs: delay }, 'database not ready');
       await sleep(delay);

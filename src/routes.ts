@@ -5,6 +5,7 @@ import { apiKeyFeature } from './api-keys/api-key.routes.js';
 import { businessFeature } from './businesses/business.routes.js';
 import { commentFeature } from './comments/comment.routes.js';
 import { eventFeature } from './events/event.routes.js';
+import { webhookFeature } from './events/webhook.routes.js';
 import { exportFeature } from './exports/export.routes.js';
 import type { Feature, Route } from './http/route.js';
 import { issueBusinessRoutes } from './issues/issue.business.routes.js';
@@ -38,6 +39,7 @@ export const FEATURES: Feature[] = [
   sessionFeature,
   accountFeature,
   eventFeature,
+  webhookFeature,
   serviceFeature,
 ];
 
