@@ -175,6 +175,27 @@ describe('Webhook delivery', () => {
     });
   });
 
+  it('When a worker is started, then it is woken by a new event and delivers it without a poll', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    await createHook(t, receiver);
+    const worker = new WebhookWorker(ctx.db, capturingLogger().logger, {
+      allowPrivateNetworks: true,
+      businessId: t.business.id,
+      // Far longer than the test: only the wake-up (NOTIFY, or in-process when embedded) can deliver it.
+      pollIntervalMs: 3_600_000,
+    });
+    worker.start();
+    try {
+      await worker.runDue(); // the start's own run is over: what follows is the wake-up's doing
+      await createSuggestion(t);
+      const got = await receiver.nth(1);
+      expect(JSON.parse(got.body)).toMatchObject({ type: 'suggestion.created' });
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('When an endpoint takes only some types, then it receives only those', async () => {
     const t = await buildTeam(ctx.db);
     const receiver = await startReceiver();
