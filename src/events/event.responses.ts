@@ -65,3 +65,80 @@ export const eventFeedSchema = z
     description: 'Events after the cursor, oldest first',
     examples: [{ data: [EVENT_EXAMPLE], next_cursor: 'WyI3NTMiLDEsMTc2OTg1MTkxMjM0NV0', has_more: false }],
   });
+
+/** What each event type carries as its object, and whether it says what changed. */
+const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: string }[] = [
+  { type: 'suggestion.created', object: suggestionDashboardSchema, changes: false, summary: 'A suggestion was made' },
+  {
+    type: 'suggestion.updated',
+    object: suggestionDashboardSchema,
+    changes: true,
+    summary: 'A suggestion changed: status, priority, visibility or review',
+  },
+  {
+    type: 'suggestion.voted',
+    object: suggestionDashboardSchema,
+    changes: true,
+    summary: 'A vote was added or removed: the suggestion with its new count',
+  },
+  { type: 'issue.created', object: issueSchema, changes: false, summary: 'An issue was reported' },
+  {
+    type: 'issue.updated',
+    object: issueSchema,
+    changes: true,
+    summary: 'An issue changed: status, priority, assignee or resolved_at',
+  },
+  { type: 'comment.created', object: commentSchema, changes: false, summary: 'A suggestion or an issue got a comment' },
+  { type: 'qr_code.created', object: qrCodeSchema, changes: false, summary: 'A QR code was made' },
+  {
+    type: 'qr_code.updated',
+    object: qrCodeSchema,
+    changes: true,
+    summary: 'A QR code was renamed or turned on or off',
+  },
+  { type: 'qr_code.deleted', object: qrCodeSchema, changes: false, summary: 'A QR code was deleted: as it was' },
+  {
+    type: 'webhook.disabled',
+    object: webhookEndpointSchema,
+    changes: false,
+    summary: 'The service turned a webhook endpoint off (a 410, or 5 days of failures)',
+  },
+  {
+    type: 'webhook.test',
+    object: webhookEndpointSchema,
+    changes: false,
+    summary: 'Sent on request to one endpoint (POST .../webhooks/{id}/test); never in the feed',
+  },
+];
+
+const componentName = (type: string) =>
+  `${type
+    .split(/[._]/)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('')}Webhook`;
+
+/** The body of each webhook, by event type: `{type, timestamp, data}` (Standard Webhooks). */
+export const webhookPayloads = PAYLOADS.map(({ type, object, changes, summary }) => ({
+  type,
+  summary,
+  body: z
+    .object({
+      type: z.literal(type),
+      timestamp: timestamp.meta({ description: 'When the event happened (the event’s created_at)' }),
+      data: z.object({ object, ...(changes ? { changes: fieldChangesSchema } : {}) }),
+    })
+    .meta({
+      id: componentName(type),
+      description: summary,
+      examples: [
+        {
+          type,
+          timestamp: EXAMPLE.updatedAt,
+          data: {
+            object: exampleOf(object),
+            ...(changes ? { changes: type.startsWith('qr_code') ? { active: { from: true, to: false } } : {} } : {}),
+          },
+        },
+      ],
+    }),
+}));

@@ -1,5 +1,6 @@
 import { offsetEnvelope, idParam } from '../http/params.js';
 import { defineRoute, type Feature } from '../http/route.js';
+import { webhookPayloads } from './event.responses.js';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from './webhook.presenter.js';
 import {
   rotatedSecretSchema,
@@ -38,6 +39,7 @@ export const webhookFeature: Feature = {
         'Endpoints that receive events, signed to the Standard Webhooks specification (owners and admins only)',
     },
   ],
+  webhooks: webhookPayloads,
   routes: [
     defineRoute({
       ...common,

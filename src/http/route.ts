@@ -229,8 +229,16 @@ export class RouteTable {
   }
 }
 
+/** A request the service makes: a webhook, by event type, with its JSON body (OpenAPI `webhooks`). */
+export interface WebhookDoc {
+  type: string;
+  summary: string;
+  body: z.ZodType;
+}
+
 /** A feature's routes, and the tags that group them in the reference. */
 export interface Feature {
   tags: { name: string; description: string }[];
   routes: Route[];
+  webhooks?: WebhookDoc[];
 }
