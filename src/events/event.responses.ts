@@ -111,6 +111,13 @@ const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: st
   },
 ];
 
+const EXAMPLE_CHANGES: Record<string, unknown> = {
+  'suggestion.updated': { status: { from: 'pending', to: 'reviewing' } },
+  'suggestion.voted': { upvote_count: { from: 11, to: 12 } },
+  'issue.updated': { status: { from: 'assigned', to: 'resolved' } },
+  'qr_code.updated': { active: { from: true, to: false } },
+};
+
 const componentName = (type: string) =>
   `${type
     .split(/[._]/)
@@ -136,7 +143,7 @@ export const webhookPayloads = PAYLOADS.map(({ type, object, changes, summary })
           timestamp: EXAMPLE.updatedAt,
           data: {
             object: exampleOf(object),
-            ...(changes ? { changes: type.startsWith('qr_code') ? { active: { from: true, to: false } } : {} } : {}),
+            ...(changes ? { changes: EXAMPLE_CHANGES[type] } : {}),
           },
         },
       ],
