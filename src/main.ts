@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       ready = true;
       // The outbox exists from here on: retry what is due, including what a previous run left.
       mail.start();
-      webhooks.start();
+      if (config.WEBHOOK_DELIVERY) webhooks.start();
     } catch (err) {
       logger.error({ err, retryInMs: delay }, 'database not ready');
       await sleep(delay);
