@@ -164,8 +164,20 @@ async function main() {
     '/health',
   );
   cleanups.push(() => floor.stop());
+  const cachedFloor = await startServer(
+    ['--import', 'tsx', 'bench/servers/floor.ts'],
+    { DATABASE_URL: databaseUrl, FLOOR_CACHED: '1' },
+    join(workDir, 'cached-floor.log'),
+    '/health',
+  );
+  cleanups.push(() => cachedFloor.stop());
   const floorBody = await (await fetch(listUrl(floor.url), { headers: asKey(small) })).text();
   if (floorBody !== body) throw new Error('the floor does not answer what the service answers: not the same work');
+  for (let i = 0; i < 2; i++) {
+    // Twice: the first request fills the cached floor's bytes, the second is served from them.
+    const cachedBody = await (await fetch(listUrl(cachedFloor.url), { headers: asKey(small) })).text();
+    if (cachedBody !== body) throw new Error('the cached floor does not answer what the service answers');
+  }
 
   const get = (url: string, headers: Record<string, string>) => ({
     url,
@@ -180,11 +192,13 @@ async function main() {
       list_uncached: get(listUrl(uncached.url), asKey(small)),
       bare: get(listUrl(bare.url), {}),
       floor: get(listUrl(floor.url), asKey(small)),
+      cached_floor: get(listUrl(cachedFloor.url), asKey(small)),
     },
     timing,
   );
   await bare.stop();
   await floor.stop();
+  await cachedFloor.stop();
 
   // The dashboard's list (the business-scoped family), by key and by session, against the /api/v1
   // list; and the same /api/v1 list on an instance that measures itself (METRICS_PORT).
@@ -313,6 +327,8 @@ async function main() {
     },
     list_vs_bare_express_throughput_ratio: round(medianRatio(versus.list, versus.bare, rps)),
     list_vs_floor_throughput_ratio: round(medianRatio(versus.list, versus.floor, rps)),
+    list_vs_cached_floor_throughput_ratio: round(medianRatio(versus.list, versus.cached_floor, rps)),
+    cached_floor_rps: Math.round(medianOf(versus.cached_floor, rps)),
     list_uncached_vs_bare_express_throughput_ratio: round(medianRatio(versus.list_uncached, versus.bare, rps)),
     list_uncached_vs_floor_throughput_ratio: round(medianRatio(versus.list_uncached, versus.floor, rps)),
     list_rps: Math.round(medianOf(versus.list, rps)),

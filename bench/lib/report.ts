@@ -4,6 +4,7 @@
  * and the absolute seed rate are still reported, without a target.
  */
 export const TARGETS = {
+  list_vs_cached_floor_throughput_ratio: { at_least: 0.8 },
   scale_p50_ratio_large_vs_small: { at_most: 2 },
   list_q_common_vs_list_large_p50_ratio: { at_most: 2 },
   list_q_rare_vs_list_large_p50_ratio: { at_most: 2 },
@@ -30,6 +31,8 @@ const describe = (target: Target) => ('at_least' in target ? `>= ${target.at_lea
 const ROWS: [key: string, label: string][] = [
   ['list_vs_bare_express_throughput_ratio', 'list / bare Express throughput'],
   ['list_vs_floor_throughput_ratio', 'list / floor (node:http + pg) throughput'],
+  ['list_vs_cached_floor_throughput_ratio', 'list / cached floor (node:http + auth statement) throughput'],
+  ['cached_floor_rps', 'cached floor throughput (req/s)'],
   ['list_uncached_vs_bare_express_throughput_ratio', 'list, cache off / bare Express throughput'],
   ['list_uncached_vs_floor_throughput_ratio', 'list, cache off / floor throughput'],
   ['list_rps', 'list throughput (req/s)'],
