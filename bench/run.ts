@@ -9,7 +9,16 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withClient, createBenchDatabase, dropBenchDatabase } from './lib/database.js';
-import { alternate, encodeTime, measureExport, medianOf, medianRatio, type Timing } from './lib/measure.js';
+import {
+  alternate,
+  encodeTime,
+  measureExport,
+  medianOf,
+  medianRatio,
+  stackFloorTime,
+  type Timing,
+} from './lib/measure.js';
+import { openPostgres } from '../src/db/postgres.js';
 import { NEWEST_FIRST } from '../src/exports/export.service.js';
 import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
 import { freePort, ROOT, run, SERVER_NODE_VERSION, startServer, type Server } from './lib/processes.js';
@@ -127,6 +136,8 @@ async function main() {
   log('export: CSV over HTTP against COPY');
   const COLUMNS =
     'id, content, status, priority, sentiment, sentiment_score, customer_name, customer_email, upvote_count, created_at, updated_at';
+  const floorPool = openPostgres(databaseUrl, () => undefined).pool;
+  cleanups.push(() => floorPool.end());
   const exported = await withClient(databaseUrl, (client) =>
     measureExport(
       api.pid,
@@ -135,6 +146,7 @@ async function main() {
       client,
       `COPY (SELECT ${COLUMNS} FROM suggestions WHERE business_id = '${small.id}'
         ORDER BY created_at DESC, id DESC LIMIT 10000) TO STDOUT WITH (FORMAT csv, HEADER)`,
+      () => stackFloorTime(floorPool, small.id, SUGGESTION_LIST_FIELDS),
       plan.exportRuns,
       log,
     ),
@@ -362,6 +374,8 @@ async function main() {
     analytics_small_p50_ms: medianOf(analytics.small, p50),
     create_throughput_rps: Math.round(medianOf(creates.create, rps)),
     export_csv_10k_vs_copy_time_ratio: round(exported.ratio),
+    export_csv_10k_vs_stack_floor_time_ratio: round(exported.stackFloorRatio),
+    export_stack_floor_10k_ms: round(exported.stackFloorMs, 1),
     export_csv_10k_ms: round(exported.exportMs, 1),
     copy_csv_10k_ms: round(exported.copyMs, 1),
     export_csv_10k_rss_growth_mb: round(exported.rssGrowthMb, 1),

@@ -5,6 +5,7 @@
  */
 export const TARGETS = {
   list_vs_cached_floor_throughput_ratio: { at_least: 0.8 },
+  export_csv_10k_vs_stack_floor_time_ratio: { at_most: 1.3 },
   scale_p50_ratio_large_vs_small: { at_most: 2 },
   list_q_common_vs_list_large_p50_ratio: { at_most: 2 },
   list_q_rare_vs_list_large_p50_ratio: { at_most: 2 },
@@ -66,7 +67,9 @@ const ROWS: [key: string, label: string][] = [
   ['analytics_p50_ratio_large_vs_small', 'analytics p50, large / small business'],
   ['create_throughput_rps', 'create throughput (req/s)'],
   ['export_csv_10k_vs_copy_time_ratio', '10k-row CSV export / COPY time'],
+  ['export_csv_10k_vs_stack_floor_time_ratio', '10k-row CSV export / same stack without HTTP time'],
   ['export_csv_10k_ms', '10k-row CSV export (ms)'],
+  ['export_stack_floor_10k_ms', 'same SQL, pg cursor and csv-stringify, no HTTP (ms)'],
   ['copy_csv_10k_ms', 'COPY of the same rows (ms)'],
   ['export_csv_10k_rss_growth_mb', 'export peak RSS growth (MB)'],
   ['export_encode_10k_ms', 'CSV encoding alone of the same rows (ms)'],
