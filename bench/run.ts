@@ -19,6 +19,7 @@ import {
   type Timing,
 } from './lib/measure.js';
 import { openPostgres } from '../src/db/postgres.js';
+import { pgliteListFloorRps } from './lib/pglite-floor.js';
 import { NEWEST_FIRST } from '../src/exports/export.service.js';
 import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
 import { freePort, ROOT, run, SERVER_NODE_VERSION, startServer, type Server } from './lib/processes.js';
@@ -293,6 +294,9 @@ async function main() {
     },
     timing,
   );
+  await embedded.stop();
+  log('embedded floor: PGlite running the list statements in a loop, no HTTP');
+  const pgliteFloor = await pgliteListFloorRps(embeddedEnv.DATA_DIR, embeddedTenant.key, plan.seconds);
 
   const rps = (r: { rps: number }) => r.rps;
   const p50 = (r: { p50: number }) => r.p50;
@@ -383,6 +387,8 @@ async function main() {
     export_encode_10k_vs_copy_time_ratio: round(encodeMs / exported.copyMs),
     embedded_vs_postgres_list_throughput_ratio: round(medianRatio(modes.embedded, modes.postgres, rps)),
     embedded_list_rps: Math.round(medianOf(modes.embedded, rps)),
+    pglite_list_floor_rps: Math.round(pgliteFloor),
+    embedded_list_vs_pglite_floor_throughput_ratio: round(medianOf(modes.embedded, rps) / pgliteFloor),
     postgres_list_rps: Math.round(medianOf(modes.postgres, rps)),
     seed_rows_per_second: seeded.rows_per_second,
     postgres_ingest_rows_per_second: ingest,

@@ -6,6 +6,7 @@
 export const TARGETS = {
   list_vs_cached_floor_throughput_ratio: { at_least: 0.8 },
   export_csv_10k_vs_stack_floor_time_ratio: { at_most: 1.3 },
+  embedded_list_vs_pglite_floor_throughput_ratio: { at_least: 0.8 },
   scale_p50_ratio_large_vs_small: { at_most: 2 },
   list_q_common_vs_list_large_p50_ratio: { at_most: 2 },
   list_q_rare_vs_list_large_p50_ratio: { at_most: 2 },
@@ -75,6 +76,9 @@ const ROWS: [key: string, label: string][] = [
   ['export_encode_10k_ms', 'CSV encoding alone of the same rows (ms)'],
   ['export_encode_10k_vs_copy_time_ratio', 'CSV encoding alone / COPY time'],
   ['embedded_vs_postgres_list_throughput_ratio', 'list on embedded / on PostgreSQL throughput'],
+  ['embedded_list_rps', 'list on embedded, cache off (req/s)'],
+  ['pglite_list_floor_rps', 'PGlite running the list statements in a loop (lists/s)'],
+  ['embedded_list_vs_pglite_floor_throughput_ratio', 'list on embedded / PGlite floor throughput'],
   ['seed_rows_per_second', 'seed command (rows/s, PostgreSQL)'],
   ['postgres_ingest_rows_per_second', 'PostgreSQL alone, rows made in the server (rows/s)'],
   ['seed_vs_postgres_ingest_ratio', 'seed command / PostgreSQL alone'],
