@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { EmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { openDatabase } from './db/open.js';
 import { migrate } from './db/migrate.js';
 import { createRateLimiters } from './http/rate-limit.js';
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
     );
   }
 
+  // PGlite has no autovacuum daemon: without this its planner never learns how big tables are.
+  const maintenance = db.mode === 'embedded' ? new EmbeddedMaintenance(db.pool, logger) : undefined;
+
   let ready = false;
   const app = createApp({ db, logger, config, isReady: () => ready, rateLimiters, metrics, mail });
   const server = createHttpServer(app, {
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
     clearTimeout(forced);
     metricsServer?.close();
     await mail.stop();
+    await maintenance?.stop();
     await rateLimiters.close();
     await db.close();
     logger.info('stopped');
@@ -81,6 +86,7 @@ async function main(): Promise<void> {
       ready = true;
       // The outbox exists from here on: retry what is due, including what a previous run left.
       mail.start();
+      maintenance?.start();
     } catch (err) {
       logger.error({ err, retryInMs: delay }, 'database not ready');
       await sleep(delay);
