@@ -76,8 +76,8 @@ export const idempotencyKeyParameter = {
   in: 'header',
   required: false,
   description:
-    'Makes a retry safe: a request repeated with the same key (and the same method, path and body) within ' +
-    '24 hours gets the first response again, with `Idempotent-Replayed: true`, and changes nothing more. ' +
+    'Makes a retry safe: a request repeated with the same key (and the same method, path and body) within the ' +
+    'retention (24 hours by default) gets the first response again, with `Idempotent-Replayed: true`, and changes nothing more. ' +
     '1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID is a good key. Keys ' +
     'belong to the credential. The same key with another body is a 422; while the first request is still ' +
     'running, a 409 with `Retry-After`. Refusals of the credential (401, 403, 429) and 5xx are not stored.',
