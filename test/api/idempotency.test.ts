@@ -4,10 +4,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { createRateLimiters } from '../../src/http/rate-limit.js';
+import { scopeOf } from '../../src/idempotency/idempotency.key.js';
+import { IdempotencyStore } from '../../src/idempotency/idempotency.store.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { checked } from '../support/contract.js';
 import { testMode } from '../support/database.js';
-import { buildTeam, buildTenant, buildUser } from '../support/factories.js';
+import { buildTeam, buildTenant, buildUser, uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -116,6 +118,61 @@ describe('Idempotency-Key', () => {
     expect(again.body).toEqual(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect((await request().get(path).set('X-API-Key', t.read)).body.status).toBe('reviewing');
+  });
+
+  it('When an invite is retried with its key, then one message is queued, and sent once the invite commits', async () => {
+    const team = await buildTeam(ctx.db);
+    const email = uniqueEmail('invitee');
+    const k = key();
+    const send = () =>
+      request()
+        .post(`/businesses/${team.business.id}/team/invite`)
+        .set('Authorization', `Bearer ${team.ownerToken}`)
+        .set('Idempotency-Key', k)
+        .send({ email, role: 'member' });
+    const first = await send();
+    const again = await send();
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const status = async () =>
+      (await ctx.db.pool.query<{ status: string }>('SELECT status FROM mail_outbox WHERE recipient = $1', [email]))
+        .rows;
+    for (let tries = 0; tries < 100 && (await status())[0]?.status === 'pending'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await status()).toEqual([{ status: 'sent' }]);
+  });
+
+  it('When stored responses expire, then the purge deletes them a small batch at a time', async () => {
+    const t = await buildTenant(ctx.db);
+    const keys = [key(), key(), key()];
+    for (const k of keys) {
+      await request()
+        .post('/api/v1/suggestions')
+        .set('X-API-Key', t.write)
+        .set('Idempotency-Key', k)
+        .send({ content: k });
+    }
+    const scopes = keys.map((k) =>
+      scopeOf({
+        credential: `key:${t.writeKey.id}`,
+        method: 'POST',
+        path: '/api/v1/suggestions',
+        url: '',
+        body: {},
+        key: k,
+      }),
+    );
+    const aged = await ctx.db.pool.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE scope = ANY($1)`,
+      [scopes],
+    );
+    expect(aged.rowCount).toBe(3);
+    const purger = new IdempotencyStore(ctx.db.pool, { ttlHours: 24, now: () => new Date() });
+    expect(await purger.purgeExpired(2, 1)).toBe(2);
+    await purger.purgeExpired(2, 10);
+    const left = await ctx.db.pool.query('SELECT 1 FROM idempotency_keys WHERE scope = ANY($1)', [scopes]);
+    expect(left.rowCount).toBe(0);
   });
 
   it('When the key comes back with another body, then it is a 422 and nothing is created', async () => {
