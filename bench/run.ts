@@ -267,19 +267,22 @@ async function main() {
     timing,
   );
 
-  log('create');
+  // The same create with a new Idempotency-Key on every request (autocannon's [<id>]), side by side.
+  log('create, without and with an Idempotency-Key');
+  const create = {
+    url: `${api.url}/api/v1/suggestions`,
+    connections: CONNECTIONS,
+    seconds: 0,
+    method: 'POST',
+    headers: { ...asKey(writer), 'content-type': 'application/json' },
+    body: JSON.stringify({ content: 'Great coffee and friendly staff, but the queue is slow', priority: 'high' }),
+  } as const;
   const creates = await alternate(
     {
-      create: {
-        url: `${api.url}/api/v1/suggestions`,
-        connections: CONNECTIONS,
-        seconds: 0,
-        method: 'POST',
-        headers: { ...asKey(writer), 'content-type': 'application/json' },
-        body: JSON.stringify({ content: 'Great coffee and friendly staff, but the queue is slow', priority: 'high' }),
-      },
+      create,
+      create_keyed: { ...create, headers: { ...create.headers, 'idempotency-key': '[<id>]' }, idReplacement: true },
     },
-    { ...timing, rounds: 1 },
+    timing,
   );
 
   log('embedded database against PostgreSQL');
@@ -377,6 +380,10 @@ async function main() {
     analytics_large_p50_ms: medianOf(analytics.large, p50),
     analytics_small_p50_ms: medianOf(analytics.small, p50),
     create_throughput_rps: Math.round(medianOf(creates.create, rps)),
+    create_with_idempotency_key_throughput_rps: Math.round(medianOf(creates.create_keyed, rps)),
+    create_with_idempotency_key_vs_without_throughput_ratio: round(
+      medianRatio(creates.create_keyed, creates.create, rps),
+    ),
     export_csv_10k_vs_copy_time_ratio: round(exported.ratio),
     export_csv_10k_vs_stack_floor_time_ratio: round(exported.stackFloorRatio),
     export_stack_floor_10k_ms: round(exported.stackFloorMs, 1),

@@ -8,6 +8,8 @@ import { migrate } from './db/migrate.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger } from './config/logger.js';
+import { startIdempotencyPurge } from './idempotency/idempotency.purge.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { MailSender } from './mail/mail.sender.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { Metrics } from './metrics/metrics.js';
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
   logger.info({ port, host: config.HOST, database: db.mode }, 'listening');
 
   let stopping = false;
+  let stopPurge = async () => {};
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
     metricsServer?.close();
     await mail.stop();
     await maintenance?.stop();
+    await stopPurge();
     await rateLimiters.close();
     await db.close();
     logger.info('stopped');
@@ -87,6 +91,8 @@ async function main(): Promise<void> {
       // The outbox exists from here on: retry what is due, including what a previous run left.
       mail.start();
       maintenance?.start();
+      const keys = new IdempotencyStore(db.pool, { ttlHours: config.IDEMPOTENCY_TTL_HOURS, now: () => new Date() });
+      stopPurge = startIdempotencyPurge(keys, logger);
     } catch (err) {
       logger.error({ err, retryInMs: delay }, 'database not ready');
       await sleep(delay);

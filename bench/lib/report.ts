@@ -19,6 +19,7 @@ export const TARGETS = {
   business_list_vs_v1_list_throughput_ratio: { at_least: 0.9 },
   business_list_session_vs_v1_list_throughput_ratio: { at_least: 0.9 },
   metrics_overhead_ratio: { at_least: 0.95 },
+  create_with_idempotency_key_vs_without_throughput_ratio: { at_least: 0.8 },
 } as const;
 
 type Target = { at_least: number } | { at_most: number };
@@ -67,6 +68,8 @@ const ROWS: [key: string, label: string][] = [
   ['scale_p50_ratio_large_vs_small', 'list p50, large / small business'],
   ['analytics_p50_ratio_large_vs_small', 'analytics p50, large / small business'],
   ['create_throughput_rps', 'create throughput (req/s)'],
+  ['create_with_idempotency_key_throughput_rps', 'create with an Idempotency-Key (req/s)'],
+  ['create_with_idempotency_key_vs_without_throughput_ratio', 'create with / without an Idempotency-Key'],
   ['export_csv_10k_vs_copy_time_ratio', '10k-row CSV export / COPY time'],
   ['export_csv_10k_vs_stack_floor_time_ratio', '10k-row CSV export / same stack without HTTP time'],
   ['export_csv_10k_ms', '10k-row CSV export (ms)'],
