@@ -102,6 +102,8 @@ export function createApp({
     mail:
       mail ?? new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: config.DASHBOARD_URL }),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
+    eventRetentionDays: config.EVENT_RETENTION_DAYS ?? 30,
+    webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
     isReady,
     document: () => document,
   });

@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { EmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { openDatabase } from './db/open.js';
+import { WebhookWorker } from './events/webhook.worker.js';
 import { migrate } from './db/migrate.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import { createHttpServer } from './http/server.js';
@@ -42,6 +43,10 @@ async function main(): Promise<void> {
 
   // PGlite has no autovacuum daemon: without this its planner never learns how big tables are.
   const maintenance = db.mode === 'embedded' ? new EmbeddedMaintenance(db.pool, logger) : undefined;
+  const webhooks = new WebhookWorker(db, logger, {
+    allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    retentionDays: config.EVENT_RETENTION_DAYS,
+  });
 
   let ready = false;
   const app = createApp({ db, logger, config, isReady: () => ready, rateLimiters, metrics, mail });
@@ -74,6 +79,7 @@ async function main(): Promise<void> {
     await mail.stop();
     await maintenance?.stop();
     await stopPurge();
+    await webhooks.stop();
     await rateLimiters.close();
     await db.close();
     logger.info('stopped');
@@ -93,6 +99,7 @@ async function main(): Promise<void> {
       maintenance?.start();
       const keys = new IdempotencyStore(db.pool, { ttlHours: config.IDEMPOTENCY_TTL_HOURS, now: () => new Date() });
       stopPurge = startIdempotencyPurge(keys, logger);
+      webhooks.start();
     } catch (err) {
       logger.error({ err, retryInMs: delay }, 'database not ready');
       await sleep(delay);

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       LIST_CACHE_MB: 16,
       TRUST_PROXY: undefined,
       PUBLIC_BASE_URL: 'http://localhost:3000',
+      EVENT_RETENTION_DAYS: 30,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
       CORS_ORIGINS: [],
       METRICS_PORT: undefined,
       METRICS_HOST: '127.0.0.1',

@@ -55,6 +55,19 @@ const envFields = z.object({
   METRICS_HOST: z.preprocess(emptyAsUndefined, z.string().default('127.0.0.1')),
   /** Where the public feedback page lives: QR codes point at `<PUBLIC_BASE_URL>/f/<code>`. */
   PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).default('http://localhost:3000')),
+  /** How long the event feed keeps events (docs/events.md); older ones are purged in small batches. */
+  EVENT_RETENTION_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3650).default(30)),
+  /**
+   * Development and tests only: webhook URLs may be plain http and reach loopback, private and
+   * link-local addresses. Off, a webhook needs https and a public address, checked at connect time.
+   */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
+  ),
   /**
    * SMTP server for invites and password resets: `smtps://user:pass@host:465` or
    * `smtp://user:pass@host:587` (STARTTLS). Unset: development mail mode, where messages are only

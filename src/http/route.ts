@@ -26,6 +26,10 @@ export interface Services {
   mail: Mailer;
   /** Where QR codes point: `<publicBaseUrl>/f/<code>`. */
   publicBaseUrl: string;
+  /** EVENT_RETENTION_DAYS: how long the event feed keeps events. */
+  eventRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may use http and private addresses (development). */
+  webhookAllowPrivateNetworks: boolean;
   /** False until migrations have run. */
   isReady: () => boolean;
   /** The OpenAPI document, serialised. */
@@ -253,8 +257,16 @@ export class RouteTable {
   }
 }
 
+/** A request the service makes: a webhook, by event type, with its JSON body (OpenAPI `webhooks`). */
+export interface WebhookDoc {
+  type: string;
+  summary: string;
+  body: z.ZodType;
+}
+
 /** A feature's routes, and the tags that group them in the reference. */
 export interface Feature {
   tags: { name: string; description: string }[];
   routes: Route[];
+  webhooks?: WebhookDoc[];
 }

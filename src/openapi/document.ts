@@ -17,6 +17,7 @@ import {
   type JsonSchema,
   type RouteDoc as OperationSpec,
   type SuccessResponse,
+  type WebhookDoc,
 } from '../http/route.js';
 
 export type OpenApiDocument = Record<string, unknown> & {
@@ -179,6 +180,50 @@ function operation(op: OperationSpec) {
   };
 }
 
+/** A webhook the service sends: the body, its signature headers, and what the receiver answers. */
+function webhookOperation(hook: WebhookDoc) {
+  const header = (name: string, description: string) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  });
+  return {
+    post: {
+      operationId: `webhook_${hook.type.replace(/\./g, '_')}`,
+      summary: hook.summary,
+      description:
+        'Signed to Standard Webhooks v1: verify with the `standardwebhooks` package and the endpoint secret ' +
+        '(README, "Events and webhooks"). Answer 2xx within 10 s; anything else is retried, a 410 disables ' +
+        'the endpoint.',
+      tags: ['Webhooks'],
+      security: [],
+      parameters: [
+        header('webhook-id', 'The event id: the same on every attempt, so receivers can drop repeats'),
+        header('webhook-timestamp', 'Seconds since the epoch when this attempt was signed'),
+        header(
+          'webhook-signature',
+          '`v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two, space-separated, during a secret rotation',
+        ),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: ref('schemas', componentId(hook.body)),
+            example: requiredExample(hook.body, `webhook ${hook.type}`),
+          },
+        },
+      },
+      responses: {
+        '200': { description: 'Received (any 2xx)' },
+        '410': { description: 'Gone: the endpoint is disabled at once' },
+      },
+    },
+  };
+}
+
 export interface DocumentOptions {
   version: string;
   rateLimitPerMinute: number;
@@ -186,7 +231,7 @@ export interface DocumentOptions {
 
 /** The OpenAPI 3.1 document of `features`: every operation, with its parameters, body and responses. */
 export function buildOpenApiDocument(
-  features: { tags: { name: string; description: string }[]; routes: OperationSpec[] }[],
+  features: { tags: { name: string; description: string }[]; routes: OperationSpec[]; webhooks?: WebhookDoc[] }[],
   options: DocumentOptions,
 ): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
@@ -209,6 +254,9 @@ export function buildOpenApiDocument(
     servers: [{ url: '/', description: 'This server' }],
     tags: features.flatMap((feature) => feature.tags),
     paths,
+    webhooks: Object.fromEntries(
+      features.flatMap((feature) => feature.webhooks ?? []).map((hook) => [hook.type, webhookOperation(hook)]),
+    ),
     components: {
       securitySchemes,
       schemas: responseComponents(),

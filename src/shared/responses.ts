@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   ],
   404: ['NOT_FOUND', 'ROUTE_NOT_FOUND'],
   409: ['CONFLICT', 'IDEMPOTENCY_KEY_IN_USE'],
+  410: ['CURSOR_EXPIRED'],
   413: ['PAYLOAD_TOO_LARGE'],
   415: ['UNSUPPORTED_MEDIA_TYPE'],
   422: ['IDEMPOTENCY_KEY_REUSED'],
@@ -59,6 +60,10 @@ const ERROR_EXAMPLES: Record<ErrorStatus, { message: string; code: (typeof ERROR
   403: { message: 'This operation needs an API key with the write scope', code: 'INSUFFICIENT_SCOPE' },
   404: { message: 'Suggestion not found', code: 'NOT_FOUND' },
   409: { message: 'A location named Terrace already exists', code: 'CONFLICT' },
+  410: {
+    message: 'This cursor is older than the 30-day event retention, so events after it may be gone.',
+    code: 'CURSOR_EXPIRED',
+  },
   413: { message: 'Request body exceeds 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
   415: { message: 'Request body must be JSON (Content-Type: application/json)', code: 'UNSUPPORTED_MEDIA_TYPE' },
   422: {

@@ -6,9 +6,11 @@ import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
 import { badRequest, notFound } from '../errors/http-error.js';
 import { locationExists } from '../locations/location.repository.js';
+import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
 import { nextReviewState } from './suggestion-review.js';
+import { toSuggestionDashboardResponse } from './suggestion.presenter.js';
 import type { CreateSuggestionBody, UpdateSuggestionDashboardBody } from './suggestion.schemas.js';
 import {
   findSuggestion,
@@ -72,6 +74,7 @@ export async function createSuggestion(
       entityType: 'suggestion',
       entityId: row.id,
       data: { status: row.status, priority: row.priority, visibility: row.visibility },
+      publish: { object: toSuggestionDashboardResponse(row) },
     });
     return row;
   });
@@ -102,6 +105,7 @@ export async function changeSuggestion(
       entityType: 'suggestion',
       entityId: id,
       data: { from: snapshot(before), to: snapshot(row) },
+      publish: { object: toSuggestionDashboardResponse(row), changes: fieldChanges(snapshot(before), snapshot(row)) },
     });
     return row;
   });

@@ -1,0 +1,15 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * Wakes this process's webhook workers when an event with deliveries was written. PostgreSQL also
+ * tells every instance (NOTIFY at commit); the embedded database, a single connection used by one
+ * process, has only this: a worker woken while the writing transaction is still open queues its
+ * claim behind that transaction's COMMIT on the same connection, so it finds the rows.
+ */
+export const deliveryBus = new EventEmitter().setMaxListeners(0);
+
+export const DELIVERY_CHANNEL = 'webhook_deliveries';
+
+export function wakeWorkers(): void {
+  deliveryBus.emit('wake');
+}
