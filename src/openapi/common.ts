@@ -81,7 +81,7 @@ export const idempotencyKeyParameter = {
     '1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID is a good key. Keys ' +
     'belong to the credential. The same key with another body is a 422; while the first request is still ' +
     'running, a 409 with `Retry-After`. Refusals of the credential (401, 403, 429) and 5xx are not stored.',
-  schema: { type: 'string', minLength: 1, maxLength: 257, examples: ['6f1c2b7e-8d0a-4c3e-9a51-2f4b7d9e0c13'] },
+  schema: { type: 'string', minLength: 1, maxLength: 512, examples: ['6f1c2b7e-8d0a-4c3e-9a51-2f4b7d9e0c13'] },
 };
 
 export function errorResponses(): Record<string, unknown> {
