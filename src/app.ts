@@ -13,6 +13,7 @@ import { createRateLimiters, type RateLimiters } from './http/rate-limit.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Metrics } from './metrics/metrics.js';
 import { RouteTable } from './http/route.js';
+import { IdempotencyStore, type IdempotencyOptions } from './idempotency/idempotency.store.js';
 import { MailSender, type Mailer } from './mail/mail.sender.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { docsPages } from './openapi/openapi.routes.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
    * retries; by default one that sends each message right after its transaction, without retries.
    */
   mail?: Mailer;
+  /** Idempotency-Key: the clock and a test hook; the retention is IDEMPOTENCY_TTL_HOURS. */
+  idempotency?: Partial<IdempotencyOptions>;
 }
 
 export function createApp({
@@ -49,6 +52,7 @@ export function createApp({
   loginThrottle,
   metrics,
   mail,
+  idempotency,
 }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -88,6 +92,11 @@ export function createApp({
   );
   const routes = new RouteTable(ROUTES, {
     db,
+    idempotency: new IdempotencyStore(db.pool, {
+      ttlHours: config.IDEMPOTENCY_TTL_HOURS ?? 24,
+      now: () => new Date(),
+      ...idempotency,
+    }),
     lists,
     loginThrottle: new LoginThrottle(loginThrottle),
     mail:

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: [],
       METRICS_PORT: undefined,
       METRICS_HOST: '127.0.0.1',
+      IDEMPOTENCY_TTL_HOURS: 24,
       HTTP_HEADERS_TIMEOUT_MS: 10_000,
       HTTP_REQUEST_TIMEOUT_MS: 30_000,
       HTTP_KEEP_ALIVE_TIMEOUT_MS: 5_000,

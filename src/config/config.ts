@@ -106,6 +106,15 @@ const envFields = z.object({
       .transform((value) => (value.toLowerCase() === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value))
       .optional(),
   ),
+  /** How long a response stored for an Idempotency-Key is replayed (docs/idempotency.md). */
+  IDEMPOTENCY_TTL_HOURS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
+  ),
   /** Longest a client may take to send a request's headers (slowloris). */
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
   /** Longest a client may take to send a whole request, body included (64 KiB at most): then a 408. */

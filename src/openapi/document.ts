@@ -2,9 +2,23 @@ import type { z } from 'zod';
 import { exampleOf, type ErrorStatus } from '../shared/responses.js';
 import { uuid } from '../shared/schemas.js';
 import { accessFor } from './access.js';
-import { errorResponseName, errorResponses, headers, overview, ref, securitySchemes } from './common.js';
+import {
+  errorResponseName,
+  errorResponses,
+  headers,
+  idempotencyKeyParameter,
+  overview,
+  ref,
+  securitySchemes,
+} from './common.js';
 import { componentId, inputSchema, queryProperties, responseComponents } from './json-schema.js';
-import type { JsonSchema, RouteDoc as OperationSpec, SuccessResponse, WebhookDoc } from '../http/route.js';
+import {
+  takesIdempotencyKey,
+  type JsonSchema,
+  type RouteDoc as OperationSpec,
+  type SuccessResponse,
+  type WebhookDoc,
+} from '../http/route.js';
 
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, Record<string, Record<string, unknown>>>;
@@ -32,6 +46,8 @@ function errorStatuses(op: OperationSpec): (ErrorStatus | 429)[] {
   if (op.query || op.body || op.path.includes(':')) add(400);
   if (op.body) add(413, 415);
   if (op.resource) add(404);
+  // A malformed key is a 400; a key still in use a 409; a key used for another request a 422.
+  if (takesIdempotencyKey(op)) add(400, 409, 422);
   add(500);
   if (op.guard !== 'open') add(503);
   return [...statuses].sort((a, b) => a - b);
@@ -95,7 +111,8 @@ function parameters(op: OperationSpec) {
         return { name, in: 'query', required, ...(description ? { description } : {}), schema };
       })
     : [];
-  return [...path, ...query];
+  const idempotencyKey = takesIdempotencyKey(op) ? [ref('parameters', 'IdempotencyKey')] : [];
+  return [...path, ...query, ...idempotencyKey];
 }
 
 function successResponse(op: OperationSpec, response: SuccessResponse) {
@@ -104,6 +121,7 @@ function successResponse(op: OperationSpec, response: SuccessResponse) {
     headers.RateLimit = ref('headers', 'RateLimit');
     headers['RateLimit-Policy'] = ref('headers', 'RateLimitPolicy');
   }
+  if (takesIdempotencyKey(op)) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
   for (const [name, header] of Object.entries(response.headers ?? {})) {
     headers[name] = {
       description: header.description,
@@ -243,6 +261,7 @@ export function buildOpenApiDocument(
       securitySchemes,
       schemas: responseComponents(),
       responses: errorResponses(),
+      parameters: { IdempotencyKey: idempotencyKeyParameter },
       headers,
     },
   };

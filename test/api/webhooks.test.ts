@@ -375,3 +375,29 @@ describe('Webhook delivery', () => {
     expect(unknown.status).toBe(404);
   });
 });
+
+describe('Webhooks and Idempotency-Key', () => {
+  it('When a keyed create is retried, then its event is recorded and delivered once', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    const hook = await createHook(t, receiver, ['suggestion.created']);
+    const send = () =>
+      dev
+        .request()
+        .post('/api/v1/suggestions')
+        .set('X-API-Key', t.write)
+        .set('Idempotency-Key', 'retry-me-1')
+        .send({ content: 'Oat milk please' });
+    const first = await send();
+    const again = await send();
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+
+    await workerFor(t).worker.runDue();
+    expect(receiver.received).toHaveLength(1);
+    expect((JSON.parse(receiver.received[0]!.body) as { data: { object: { id: string } } }).data.object.id).toBe(
+      first.body.id,
+    );
+    expect(await deliveries(t, hook.id)).toHaveLength(1);
+  });
+});
