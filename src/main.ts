@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       maintenance?.start();
       const keys = new IdempotencyStore(db.pool, { ttlHours: config.IDEMPOTENCY_TTL_HOURS, now: () => new Date() });
       stopPurge = startIdempotencyPurge(keys, logger);
-      webhooks.start();
+      if (config.WEBHOOK_DELIVERY) webhooks.start();
     } catch (err) {
       logger.error({ err, retryInMs: delay }, 'database not ready');
       await sleep(delay);

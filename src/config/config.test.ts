@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'http://localhost:3000',
       EVENT_RETENTION_DAYS: 30,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
+      WEBHOOK_DELIVERY: true,
       CORS_ORIGINS: [],
       METRICS_PORT: undefined,
       METRICS_HOST: '127.0.0.1',

@@ -69,6 +69,17 @@ const envFields = z.object({
       .transform((value) => value === 'true'),
   ),
   /**
+   * Whether this instance delivers webhooks (on by default; every instance may, claims never collide).
+   * Off for instances that must not make outgoing requests, and for test servers sharing a database.
+   */
+  WEBHOOK_DELIVERY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
+  ),
+  /**
    * SMTP server for invites and password resets: `smtps://user:pass@host:465` or
    * `smtp://user:pass@host:587` (STARTTLS). Unset: development mail mode, where messages are only
    * written to the log and invite tokens are returned to the inviter (never in production).

@@ -76,6 +76,20 @@ describe('postWebhook without private networks', () => {
     expect((await send('file:///etc/passwd')).error).toMatch(/^refused: file:/);
   });
 
+  it('When the receiver does not answer in time, then the attempt fails as a timeout', async () => {
+    const silent = http.createServer(() => undefined);
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/`;
+      const outcome = await postWebhook(url, {}, '{}', { allowPrivateNetworks: true, timeoutMs: 100 }, new Date());
+      expect(outcome).toMatchObject({ status: null, error: 'no response within 100 ms' });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('When private networks are allowed, then the same loopback receiver gets it', async () => {
     expect((await send(`http://localhost:${port}/`, true)).status).toBe(204);
     expect(hits).toBe(1);

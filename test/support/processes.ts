@@ -16,7 +16,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * run's temporary directory, removed when the run ends.
  */
 export function databaseEnv(): Record<string, string> {
-  if (testMode() === 'postgres') return { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATA_DIR: '' };
+  // Servers on the shared test database deliver no webhooks: the webhook tests' own workers, scoped
+  // to their businesses, must be the only ones to take those tests' deliveries.
+  if (testMode() === 'postgres') {
+    return { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATA_DIR: '', WEBHOOK_DELIVERY: 'false' };
+  }
   const template = inject('dataDirTemplate');
   const dir = mkdtempSync(join(dirname(template), 'proc-'));
   cpSync(join(template, 'pgdata'), join(dir, 'pgdata'), { recursive: true });
