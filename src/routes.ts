@@ -16,6 +16,7 @@ import { sessionFeature } from './sessions/session.routes.js';
 import { suggestionBusinessRoutes } from './suggestions/suggestion.business.routes.js';
 import { suggestionV1Routes } from './suggestions/suggestion.v1.routes.js';
 import { teamFeature } from './team/team.routes.js';
+import { voteFeature } from './votes/vote.routes.js';
 
 /**
  * Every route of the service, declared once each, in the order the reference shows them: app.ts
@@ -27,6 +28,7 @@ export const FEATURES: Feature[] = [
   issueV1Routes,
   issueBusinessRoutes,
   commentFeature,
+  voteFeature,
   exportFeature,
   businessFeature,
   locationFeature,
