@@ -10,6 +10,7 @@ import { issueBusinessRoutes } from './issues/issue.business.routes.js';
 import { issueV1Routes } from './issues/issue.v1.routes.js';
 import { locationFeature } from './locations/location.routes.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
+import { publicPageFeature } from './public-page/page.routes.js';
 import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
 import { serviceFeature } from './service/service.routes.js';
 import { sessionFeature } from './sessions/session.routes.js';
@@ -29,6 +30,7 @@ export const FEATURES: Feature[] = [
   issueBusinessRoutes,
   commentFeature,
   voteFeature,
+  publicPageFeature,
   exportFeature,
   businessFeature,
   locationFeature,

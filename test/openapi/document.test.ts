@@ -62,7 +62,7 @@ describe('the document', () => {
     ]) {
       expect(paths).toContain(expected);
     }
-    expect(operations).toHaveLength(55 + 6); // + the votes of both families
+    expect(operations).toHaveLength(55 + 6 + 4); // + the votes of both families, the public page's JSON side
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {
