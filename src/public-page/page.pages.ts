@@ -27,7 +27,7 @@ import { ASSETS, renderLanding, renderMessage, renderPage, type PageView } from 
 type Budget = (kind: 'read' | 'write', answer: 'json' | 'html') => RequestHandler;
 
 /** Only this origin, no inline script or style, forms that post here only, never framed. */
-const pagePolicy = helmet.contentSecurityPolicy({
+const contentPolicy = helmet.contentSecurityPolicy({
   useDefaults: false,
   directives: {
     defaultSrc: ["'self'"],
@@ -42,6 +42,15 @@ const pagePolicy = helmet.contentSecurityPolicy({
     styleSrc: ["'self'"],
   },
 });
+
+/**
+ * helmet's `no-referrer` makes Chromium send `Origin: null` with the page's own form posts, which the
+ * same-origin check must refuse; `same-origin` still sends nothing to other sites.
+ */
+const pagePolicy: RequestHandler = (req, res, next) => {
+  res.set('Referrer-Policy', 'same-origin');
+  contentPolicy(req, res, next);
+};
 
 /** The page's forms: small urlencoded bodies, no nesting. */
 const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });

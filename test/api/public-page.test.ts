@@ -129,6 +129,8 @@ describe('the public feedback page', () => {
     const csp = res.headers['content-security-policy'] as string;
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
+    // no-referrer would make browsers send `Origin: null` with the page's own posts
+    expect(res.headers['referrer-policy']).toBe('same-origin');
 
     const json = await page.request().get(`/public/suggestions?code=${qr.code}&sort=new`);
     expect(json.status).toBe(200);
