@@ -414,6 +414,33 @@ describe('budgets per address on the page', () => {
   });
 });
 
+describe('scans', () => {
+  it('When a page is opened, then the scan is counted in memory, and after the flush the QR code and the analytics show it', async () => {
+    const counted = pageApp();
+    const { t, location, qr, url } = await scene();
+    const agent = counted.request();
+    for (let i = 0; i < 3; i++) expect((await agent.get(url)).status).toBe(200);
+    const posted = await postForm(agent, url, { content: 'Lovely view' });
+    expect(posted.status).toBe(303);
+    const read = () => ctx.request().get(`/businesses/${t.business.id}/qr-codes/${qr.id}`).set('X-API-Key', t.read);
+    // No write per view: nothing is stored until the batch is flushed.
+    expect((await read()).body.scans_last_30_days).toBe(0);
+    await counted.scans().flush();
+    expect((await read()).body.scans_last_30_days).toBe(4);
+    const overview = await ctx
+      .request()
+      .get(`/businesses/${t.business.id}/analytics/overview`)
+      .set('X-API-Key', t.read);
+    expect(overview.body.public_page).toEqual({
+      last_30_days: {
+        scans: 4,
+        submissions: 1,
+        by_location: [{ location_id: location.id, name: 'Terrace', scans: 4, submissions: 1 }],
+      },
+    });
+  });
+});
+
 describe('around the page', () => {
   it('When the server root is opened, then it is a small landing page linking the reference and the document', async () => {
     const res = await page.request().get('/');
