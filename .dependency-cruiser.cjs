@@ -26,10 +26,10 @@ module.exports = {
     {
       name: 'core-knows-no-feature',
       comment:
-        'The shared layers (auth, errors, db, shared, http, openapi, cache, config, metrics, mail) never import a ' +
-        'feature.',
+        'The shared layers (auth, errors, db, shared, http, openapi, cache, config, metrics, mail, idempotency) never ' +
+        'import a feature.',
       severity: 'error',
-      from: { path: '^src/(auth|errors|db|shared|http|openapi|cache|config|metrics|mail)/' },
+      from: { path: '^src/(auth|errors|db|shared|http|openapi|cache|config|metrics|mail|idempotency)/' },
       to: { path: FEATURES },
     },
     {

@@ -14,6 +14,7 @@ import { createRateLimiters, type RateLimiters } from './http/rate-limit.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Metrics } from './metrics/metrics.js';
 import { RouteTable, type Services } from './http/route.js';
+import { IdempotencyStore, type IdempotencyOptions } from './idempotency/idempotency.store.js';
 import { MailSender, type Mailer } from './mail/mail.sender.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { docsPages } from './openapi/openapi.routes.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
    * counter (main.ts flushes it on shutdown); by default the real clock and a counter flushing every 10 s.
    */
   publicPage?: { now?: () => number; scans?: ScanCounter };
+  /** Idempotency-Key: the clock and a test hook; the retention is IDEMPOTENCY_TTL_HOURS. */
+  idempotency?: Partial<IdempotencyOptions>;
 }
 
 export function createApp({
@@ -58,6 +61,7 @@ export function createApp({
   metrics,
   mail,
   publicPage = {},
+  idempotency,
 }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -98,11 +102,18 @@ export function createApp({
   const scans = publicPage.scans ?? new ScanCounter(db.pool, logger);
   const services: Services = {
     db,
+    idempotency: new IdempotencyStore(db.pool, {
+      ttlHours: config.IDEMPOTENCY_TTL_HOURS ?? 24,
+      now: () => new Date(),
+      ...idempotency,
+    }),
     lists,
     loginThrottle: new LoginThrottle(loginThrottle),
     mail:
       mail ?? new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: config.DASHBOARD_URL }),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
+    eventRetentionDays: config.EVENT_RETENTION_DAYS ?? 30,
+    webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
     isReady,
     document: () => document,
     publicPage: {

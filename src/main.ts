@@ -2,11 +2,15 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { EmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { openDatabase } from './db/open.js';
+import { WebhookWorker } from './events/webhook.worker.js';
 import { migrate } from './db/migrate.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger } from './config/logger.js';
+import { startIdempotencyPurge } from './idempotency/idempotency.purge.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { MailSender } from './mail/mail.sender.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { Metrics } from './metrics/metrics.js';
@@ -40,6 +44,13 @@ async function main(): Promise<void> {
     );
   }
 
+  // PGlite has no autovacuum daemon: without this its planner never learns how big tables are.
+  const maintenance = db.mode === 'embedded' ? new EmbeddedMaintenance(db.pool, logger) : undefined;
+  const webhooks = new WebhookWorker(db, logger, {
+    allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    retentionDays: config.EVENT_RETENTION_DAYS,
+  });
+
   let ready = false;
   // Page opens of QR codes are counted in memory and written every 10 s, and once more on shutdown.
   const scans = new ScanCounter(db.pool, logger);
@@ -64,6 +75,7 @@ async function main(): Promise<void> {
   logger.info({ port, host: config.HOST, database: db.mode }, 'listening');
 
   let stopping = false;
+  let stopPurge = async () => {};
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -79,6 +91,9 @@ async function main(): Promise<void> {
     clearTimeout(forced);
     metricsServer?.close();
     await mail.stop();
+    await maintenance?.stop();
+    await stopPurge();
+    await webhooks.stop();
     await rateLimiters.close();
     await scans.close();
     await db.close();
@@ -96,6 +111,10 @@ async function main(): Promise<void> {
       ready = true;
       // The outbox exists from here on: retry what is due, including what a previous run left.
       mail.start();
+      maintenance?.start();
+      const keys = new IdempotencyStore(db.pool, { ttlHours: config.IDEMPOTENCY_TTL_HOURS, now: () => new Date() });
+      stopPurge = startIdempotencyPurge(keys, logger);
+      webhooks.start();
     } catch (err) {
       logger.error({ err, retryInMs: delay }, 'database not ready');
       await sleep(delay);

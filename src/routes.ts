@@ -4,6 +4,8 @@ import { analyticsFeature } from './analytics/analytics.routes.js';
 import { apiKeyFeature } from './api-keys/api-key.routes.js';
 import { businessFeature } from './businesses/business.routes.js';
 import { commentFeature } from './comments/comment.routes.js';
+import { eventFeature } from './events/event.routes.js';
+import { webhookFeature } from './events/webhook.routes.js';
 import { exportFeature } from './exports/export.routes.js';
 import type { Feature, Route } from './http/route.js';
 import { issueBusinessRoutes } from './issues/issue.business.routes.js';
@@ -40,6 +42,8 @@ export const FEATURES: Feature[] = [
   analyticsFeature,
   sessionFeature,
   accountFeature,
+  eventFeature,
+  webhookFeature,
   serviceFeature,
 ];
 

@@ -12,6 +12,8 @@ export interface LoadRequest {
   rate?: number;
   headers?: Record<string, string>;
   body?: string;
+  /** Replace `[<id>]` in the request (headers included) with a new id for every request (autocannon -I). */
+  idReplacement?: boolean;
 }
 
 export interface LoadResult {
@@ -46,6 +48,7 @@ export async function runLoad(request: LoadRequest): Promise<LoadResult> {
   if (request.rate !== undefined) args.push('-R', String(Math.max(1, Math.round(request.rate))));
   for (const [name, value] of Object.entries(request.headers ?? {})) args.push('-H', `${name}=${value}`);
   if (request.body !== undefined) args.push('-b', request.body);
+  if (request.idReplacement) args.push('-I');
   args.push(request.url);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

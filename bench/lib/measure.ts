@@ -5,6 +5,7 @@ import { rssBytes, sampleRss } from './memory.js';
 import { csvEncoder } from '../../src/exports/export.csv.js';
 import { CURSOR_BATCH_SIZE } from '../../src/exports/export.cursor.js';
 import type { ExportRecord } from '../../src/exports/export.encoder.js';
+import { openExport, suggestionExport } from '../../src/exports/export.service.js';
 import { copyTime } from './database.js';
 import { median } from './stats.js';
 
@@ -62,6 +63,9 @@ export interface ExportFigures {
   exportMs: number;
   copyMs: number;
   ratio: number;
+  /** The same export without HTTP, in this process (stackFloorTime). */
+  stackFloorMs: number;
+  stackFloorRatio: number;
   rssGrowthMb: number;
   bytes: number;
 }
@@ -83,8 +87,30 @@ function download(url: string, headers: Record<string, string>): Promise<{ statu
 }
 
 /**
- * The CSV export over HTTP (every byte read) against COPY of the same rows and columns, in turns,
- * after WARMUPS of each. The server's RSS is sampled every 5 ms during each export; the growth
+ * The floor of a CSV export given its stack: the service's own export SQL through its pg cursor into
+ * csv-stringify (the service's encoder), into a null sink, in this process; ms. What the HTTP export
+ * adds to it is the framework, the response stream and the client's reading.
+ */
+export async function stackFloorTime(pool: pg.Pool, businessId: string, columns: readonly string[]): Promise<number> {
+  const started = performance.now();
+  const run = await openExport(pool, suggestionExport, businessId, {});
+  const encoder = csvEncoder(columns);
+  let bytes = encoder.begin().length;
+  try {
+    for (let batch = await run.read(); batch.length > 0; batch = await run.read()) {
+      bytes += encoder.encode(batch).length;
+    }
+    bytes += encoder.end().length;
+  } finally {
+    await run.close('commit');
+  }
+  if (bytes === 0) throw new Error('the stack floor encoded nothing');
+  return performance.now() - started;
+}
+
+/**
+ * The CSV export over HTTP (every byte read) against COPY of the same rows and columns, and against
+ * the stack floor (`floor`), in turns, after WARMUPS of each. The server's RSS is sampled every 5 ms during each export; the growth
  * reported is the largest over the runs, the first (cold) one included.
  */
 export async function measureExport(
@@ -93,6 +119,7 @@ export async function measureExport(
   headers: Record<string, string>,
   copyClient: pg.Client,
   copySql: string,
+  floor: () => Promise<number>,
   runs: number,
   log: (message: string) => void,
 ): Promise<ExportFigures> {
@@ -112,18 +139,23 @@ export async function measureExport(
   for (let i = 0; i < WARMUPS; i++) {
     growths.push((await exportOnce()).growth);
     await copyTime(copyClient, copySql);
+    await floor();
   }
   const exportMs: number[] = [];
   const copyMs: number[] = [];
+  const floorMs: number[] = [];
   let bytes = 0;
   for (let i = 0; i < runs; i++) {
     const exported = await exportOnce();
     const copied = await copyTime(copyClient, copySql);
+    const floored = await floor();
     log(
-      `  export ${Math.round(exported.ms)} ms (+${exported.growth.toFixed(1)} MB RSS), COPY ${Math.round(copied.ms)} ms`,
+      `  export ${Math.round(exported.ms)} ms (+${exported.growth.toFixed(1)} MB RSS), COPY ${Math.round(copied.ms)} ms, ` +
+        `stack floor ${Math.round(floored)} ms`,
     );
     exportMs.push(exported.ms);
     copyMs.push(copied.ms);
+    floorMs.push(floored);
     growths.push(exported.growth);
     bytes = exported.bytes;
   }
@@ -131,6 +163,8 @@ export async function measureExport(
     exportMs: median(exportMs),
     copyMs: median(copyMs),
     ratio: median(exportMs.map((ms, i) => ms / copyMs[i]!)),
+    stackFloorMs: median(floorMs),
+    stackFloorRatio: median(exportMs.map((ms, i) => ms / floorMs[i]!)),
     rssGrowthMb: Math.max(...growths),
     bytes,
   };

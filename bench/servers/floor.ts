@@ -2,7 +2,10 @@
  * The floor: what the list costs with no framework at all. Raw node:http, the same pool, the same
  * repository SQL and presenter as the service (authentication lookup, page, total), nothing else:
  * no logging, no rate limiting, no security headers, no validation beyond what the SQL needs.
- * Env: DATABASE_URL, PORT (0 for any); prints `{"port": N}` on stdout once listening.
+ * With FLOOR_CACHED=1 it is the cached floor: the authentication statement alone (key and the
+ * business's change number, as the service's list cache needs), then the bytes kept for that
+ * business, change number and URL, computed once per change like the service's cache does.
+ * Env: DATABASE_URL, PORT (0 for any), FLOOR_CACHED; prints `{"port": N}` on stdout once listening.
  */
 import http from 'node:http';
 import { once } from 'node:events';
@@ -15,6 +18,7 @@ import { listSuggestions } from '../../src/suggestions/suggestion.service.js';
 
 // The service's own pool: same size, same prepared statements, same type parsers.
 const { pool } = openPostgres(process.env.DATABASE_URL!, () => undefined);
+const cached = process.env.FLOOR_CACHED === '1' ? new Map<string, string>() : undefined;
 
 function reply(res: http.ServerResponse, status: number, body: string) {
   res.writeHead(status, {
@@ -32,6 +36,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (typeof key !== 'string' || !isWellFormedKey(key)) return reply(res, 401, '{"statusCode":401}');
   const credential = await findKeyCredential(pool, digestKey(key));
   if (!credential || credential.revoked_at) return reply(res, 401, '{"statusCode":401}');
+  const cacheKey = `${credential.business_id} ${credential.change_number} ${url.search}`;
+  const kept = cached?.get(cacheKey);
+  if (kept !== undefined) return reply(res, 200, kept);
   const limit = Number(url.searchParams.get('limit') ?? 50);
   const page = Number(url.searchParams.get('page') ?? 1);
   const result = await listSuggestions(
@@ -40,7 +47,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     {},
     { sort: 'created_at', order: 'desc', limit, offset: (page - 1) * limit },
   );
-  reply(res, 200, JSON.stringify(pageEnvelope(result.rows.map(toSuggestionListItem), result.total, page, limit)));
+  const body = JSON.stringify(pageEnvelope(result.rows.map(toSuggestionListItem), result.total, page, limit));
+  cached?.set(cacheKey, body);
+  reply(res, 200, body);
 }
 
 const server = http.createServer((req, res) => {

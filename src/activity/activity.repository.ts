@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/database.js';
+import { DELIVERY_CHANNEL } from './event.bus.js';
+import type { EventData } from './event.types.js';
 
 export interface ActivityEntry {
   type: string;
@@ -26,4 +28,41 @@ export async function insertActivity(db: Queryable, businessId: string, entry: A
       JSON.stringify(entry.data ?? {}),
     ],
   );
+}
+
+const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/**
+ * Writes an event in the caller's transaction and, beside it, one delivery for each active endpoint
+ * of the business that takes this type. Answers how many deliveries were queued.
+ */
+export async function insertEvent(
+  db: Queryable,
+  businessId: string,
+  event: { id: string; type: string; data: EventData },
+): Promise<number> {
+  const { rowCount } = await db.query(
+    /* sql */ `
+    WITH event AS (
+      INSERT INTO events (id, business_id, type, data)
+      VALUES ($1, $2, $3, $4)
+      RETURNING id, type, data, created_at
+    )
+    INSERT INTO webhook_deliveries (id, business_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
+    SELECT gen_random_uuid(), $2, e.id, event.id, event.type,
+      json_build_object(
+        'type', event.type,
+        'timestamp', to_char(event.created_at AT TIME ZONE 'UTC', ${UTC_MS}),
+        'data', event.data)::text,
+      event.created_at
+    FROM webhook_endpoints e
+    CROSS JOIN event
+    WHERE e.business_id = $2
+      AND e.active
+      AND ($3 = ANY (e.events) OR '*' = ANY (e.events))`,
+    [event.id, businessId, event.type, JSON.stringify(event.data)],
+  );
+  const queued = rowCount ?? 0;
+  if (queued > 0) await db.query('SELECT pg_notify($1, $2)', [DELIVERY_CHANNEL, businessId]);
+  return queued;
 }

@@ -1,6 +1,9 @@
 import { actorOf, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/database.js';
-import { insertActivity, type ActivityEntry } from './activity.repository.js';
+import { newId } from '../shared/ids.js';
+import { insertActivity, insertEvent, type ActivityEntry } from './activity.repository.js';
+import { wakeWorkers } from './event.bus.js';
+import type { EventData, EventType } from './event.types.js';
 
 /** Who acted where there is no Principal: the admin CLI, the seed command, a user accepting an invite. */
 export interface Actor {
@@ -12,7 +15,13 @@ export interface Actor {
 /** An operator's change through the admin CLI: credited to nobody. */
 export const operator = (businessId: string): Actor => ({ businessId, userId: null });
 
-export type ActivityEvent = Omit<ActivityEntry, 'actorUserId' | 'actorApiKeyId'>;
+export type ActivityEvent = Omit<ActivityEntry, 'actorUserId' | 'actorApiKeyId'> & {
+  /**
+   * Also published as an event (the feed and webhooks, docs/events.md): the resource as its
+   * single-item read returns it, what changed, and the event's type when it is not the activity's.
+   */
+  publish?: EventData & { type?: EventType };
+};
 
 /**
  * Records an event in the business's activity, crediting the caller: a principal's user (and key, when
@@ -20,6 +29,20 @@ export type ActivityEvent = Omit<ActivityEntry, 'actorUserId' | 'actorApiKeyId'>
  * so the two commit or fail together.
  */
 export async function recordActivity(db: Queryable, by: Principal | Actor, event: ActivityEvent): Promise<void> {
+  const { publish, ...entry } = event;
   const actor = 'kind' in by ? actorOf(by) : { actorUserId: by.userId, actorApiKeyId: null };
-  await insertActivity(db, by.businessId, { ...event, ...actor });
+  await insertActivity(db, by.businessId, { ...entry, ...actor });
+  if (publish) {
+    const { type = entry.type as EventType, ...data } = publish;
+    await publishEvent(db, by.businessId, type, data);
+  }
+}
+
+/**
+ * Writes an event in the caller's transaction, with one webhook delivery per endpoint that takes it,
+ * and wakes this process's webhook workers (other instances hear PostgreSQL's NOTIFY at commit).
+ */
+export async function publishEvent(db: Queryable, businessId: string, type: EventType, data: EventData) {
+  const queued = await insertEvent(db, businessId, { id: newId(), type, data });
+  if (queued > 0) wakeWorkers();
 }

@@ -35,6 +35,8 @@ export const apiKeyFeature: Feature = {
       summary: 'Create an API key',
       description: 'The full key is in this response only; afterwards only its prefix is shown.',
       body: createApiKeyBody,
+      // Its answer is the only place the full key exists: it is never stored, not even for a retry.
+      idempotency: false,
       responses: [{ status: 201, description: 'The new key, in full', json: createdApiKeySchema }],
       handler: async ({ res, principal, body, services }) => {
         const input = { ...body, createdBy: principal.userId };

@@ -16,6 +16,7 @@ export type Action =
   | 'manage_team'
   | 'manage_owners'
   | 'manage_keys'
+  | 'manage_webhooks'
   | 'manage_business'
   | 'leave';
 
@@ -24,6 +25,8 @@ const NEVER_BY_KEY: Partial<Record<Action, string>> = {
   // A key that could invite could accept its own invite and sign in with more rights than it has.
   manage_team: 'API keys cannot invite or cancel invites; sign in as an owner or admin',
   manage_keys: 'API keys cannot manage API keys; sign in as an owner or admin',
+  // A leaked key must not be able to send every future event to an address of its choosing.
+  manage_webhooks: 'API keys cannot manage webhooks; sign in as an owner or admin',
   manage_owners: 'Only an owner can grant, take or invite the owner role',
   manage_business: 'API keys cannot change members or settings; sign in as an owner or admin',
   leave: 'API keys cannot change members; sign in',

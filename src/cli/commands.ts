@@ -334,6 +334,9 @@ export const STANDALONE_COMMANDS: Record<string, Command> = {
         onProgress: bar && ((done, total) => bar.update(done, total)),
       });
       bar?.finish();
+      // A bulk load leaves the planner's statistics behind. Autovacuum (or the embedded server's
+      // maintenance) catches up within a minute; a demo or benchmark started right after need not wait.
+      await db.pool.query('ANALYZE suggestions, issues, comments');
       return summary;
     },
   }),

@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import { notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import type { PageRequest } from '../db/paging.js';
+import { toCommentResponse } from './comment.presenter.js';
 import {
   countComments,
   findComments,
@@ -42,6 +43,7 @@ export async function addComment(
       entityType,
       entityId,
       data: { comment_id: comment.id },
+      publish: { type: 'comment.created', object: toCommentResponse(comment) },
     });
     return comment;
   });

@@ -62,6 +62,19 @@ const envFields = z.object({
   PAGE_MIN_FILL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(600).default(3)),
   /** Signs the page's form tokens; set the same value on every instance behind one address. Random if unset. */
   PAGE_FORM_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
+  /** How long the event feed keeps events (docs/events.md); older ones are purged in small batches. */
+  EVENT_RETENTION_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3650).default(30)),
+  /**
+   * Development and tests only: webhook URLs may be plain http and reach loopback, private and
+   * link-local addresses. Off, a webhook needs https and a public address, checked at connect time.
+   */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
+  ),
   /**
    * SMTP server for invites and password resets: `smtps://user:pass@host:465` or
    * `smtp://user:pass@host:587` (STARTTLS). Unset: development mail mode, where messages are only
@@ -88,6 +101,15 @@ const envFields = z.object({
       .refine((value) => value.toLowerCase() !== 'true', 'must be a hop count or a list of addresses, not "true"')
       .transform((value) => (value.toLowerCase() === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value))
       .optional(),
+  ),
+  /** How long a response stored for an Idempotency-Key is replayed (docs/idempotency.md). */
+  IDEMPOTENCY_TTL_HOURS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
   ),
   /** Longest a client may take to send a request's headers (slowloris). */
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),

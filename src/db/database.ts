@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
@@ -56,12 +57,68 @@ class PreparingClient extends pg.Client {
   }
 }
 
+/**
+ * A transaction a request runs in (an Idempotency-Key's: its stored response commits with its write).
+ * While it is open, every query of the request on its pool, and every withTransaction, runs in it:
+ * the embedded database has a single connection, which another checkout would wait for forever.
+ */
+interface RequestTransaction {
+  readonly pool: pg.Pool;
+  readonly client: pg.PoolClient;
+  open: boolean;
+  readonly afterCommit: (() => void)[];
+}
+
+const requestTransaction = new AsyncLocalStorage<RequestTransaction>();
+
+function joinedClient(pool: pg.Pool): pg.PoolClient | undefined {
+  const tx = requestTransaction.getStore();
+  return tx?.open && tx.pool === pool ? tx.client : undefined;
+}
+
+/**
+ * Runs `work` (and everything it starts) inside the transaction open on `client`, taken from `pool`;
+ * the caller begins and ends the transaction. Answers `work`'s result and the callbacks that were
+ * deferred to after the commit (`afterCommit`), for the caller to run once it has committed.
+ */
+export async function runInTransaction<T>(
+  pool: pg.Pool,
+  client: pg.PoolClient,
+  work: () => Promise<T>,
+): Promise<{ result: T; afterCommit: (() => void)[] }> {
+  const tx: RequestTransaction = { pool, client, open: true, afterCommit: [] };
+  try {
+    const result = await requestTransaction.run(tx, work);
+    return { result, afterCommit: tx.afterCommit };
+  } finally {
+    // Anything `work` left running (a message being sent) uses the pool again from here on.
+    tx.open = false;
+  }
+}
+
+/** Runs `callback` once the current request transaction commits, or now when there is none. */
+export function afterCommit(callback: () => void): void {
+  const tx = requestTransaction.getStore();
+  if (tx?.open) tx.afterCommit.push(callback);
+  else callback();
+}
+
+/** A pool whose queries join the request transaction opened on it, when there is one. */
+class JoiningPool extends pg.Pool {
+  // One implementation for all of pg's overloads.
+  override query(...args: unknown[]): never {
+    const client = joinedClient(this);
+    const query = (client ? client.query.bind(client) : super.query.bind(this)) as (...queryArgs: unknown[]) => never;
+    return query(...args);
+  }
+}
+
 export function createPool(
   config: pg.PoolConfig,
   onError: (err: Error) => void,
   { prepare = false }: { prepare?: boolean } = {},
 ): pg.Pool {
-  const pool = new pg.Pool({ ...config, types: typeParsers, ...(prepare ? { Client: PreparingClient } : {}) });
+  const pool = new JoiningPool({ ...config, types: typeParsers, ...(prepare ? { Client: PreparingClient } : {}) });
   // A dropped idle connection must never crash the process; the next checkout reconnects.
   pool.on('error', onError);
   // Nor may one that dies while checked out (a terminated backend emits 'error' on its client after
@@ -89,7 +146,10 @@ export function poolDatabase(mode: Database['mode'], pool: pg.Pool, onClose: () 
   };
 }
 
+/** Runs `work` in a transaction: its own, or the request transaction open on `pool`, which it then joins. */
 export async function withTransaction<T>(pool: pg.Pool, work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  const joined = joinedClient(pool);
+  if (joined) return work(joined);
   const client = await pool.connect();
   let broken: Error | undefined;
   try {

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createPool, poolDatabase, type Database } from './database.js';
 import { tryLock } from './file-lock.js';
@@ -36,6 +37,12 @@ function socketPool(dir: string, onPoolError: (err: Error) => void) {
 }
 
 /**
+ * The PostgreSQL extensions the migrations create, which PGlite ships as contrib modules to load:
+ * btree_gin lets the search index lead with business_id (0015_search_per_business.sql).
+ */
+export const PGLITE_OPTIONS = { extensions: { btree_gin } } satisfies PGliteOptions;
+
+/**
  * Opens PGlite in this process and serves it on a Unix socket inside the data directory, so the
  * application talks to it with the same `pg` client as to PostgreSQL. Exactly one process owns the
  * directory (a pid lock file); another one either connects through the socket or is refused.
@@ -60,8 +67,8 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedDa
   try {
     rmSync(socketPath, { force: true }); // left behind by a process that died
     const pglite = options.inMemory
-      ? await PGlite.create({ loadDataDir: options.loadDataDir })
-      : await PGlite.create(join(dir, 'pgdata'));
+      ? await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: options.loadDataDir })
+      : await PGlite.create(join(dir, 'pgdata'), PGLITE_OPTIONS);
     const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: MAX_SOCKET_CONNECTIONS });
     await server.start();
     const pool = socketPool(dir, options.onPoolError);

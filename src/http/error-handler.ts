@@ -120,6 +120,12 @@ function fromDatabase(err: unknown): HttpError | undefined {
   return undefined;
 }
 
+/** The 4xx an error stands for, when it is the client's: what an Idempotency-Key stores of a refusal. */
+export function clientErrorOf(err: unknown): HttpError | undefined {
+  const httpError = err instanceof HttpError ? err : (fromClientError(err) ?? fromDatabase(err));
+  return httpError && httpError.statusCode < 500 ? httpError : undefined;
+}
+
 /** The one place every error becomes the spec's `{statusCode, message, error}` body. Never a stack. */
 export const errorHandler: ErrorRequestHandler = async (err: unknown, req, res, _next) => {
   if (isClientAbort(err)) {

@@ -7,21 +7,29 @@ import { principalOf, type ApiKeyPrincipal, type Principal } from '../auth/princ
 import { unauthorized } from '../errors/http-error.js';
 import type { ListCache } from '../cache/list-cache.js';
 import type { Database } from '../db/database.js';
+import type { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import type { ErrorStatus } from '../shared/responses.js';
 import { jsonBody } from './body.js';
+import { runIdempotently } from './idempotency.js';
 import { idParam } from './params.js';
 import { parseBody, parseQuery } from './validation.js';
 
 /** What handlers are given besides the request: made once by createApp. */
 export interface Services {
   db: Database;
+  /** Idempotency-Key: stored responses, and the keys being processed. */
+  idempotency: IdempotencyStore;
   lists: ListCache;
   loginThrottle: LoginThrottle;
   /** Queues messages in a transaction and sends them after it commits. */
   mail: Mailer;
   /** Where QR codes point: `<publicBaseUrl>/f/<code>`. */
   publicBaseUrl: string;
+  /** EVENT_RETENTION_DAYS: how long the event feed keeps events. */
+  eventRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may use http and private addresses (development). */
+  webhookAllowPrivateNetworks: boolean;
   /** False until migrations have run. */
   isReady: () => boolean;
   /** The OpenAPI document, serialised. */
@@ -117,6 +125,11 @@ export interface RouteDoc {
   queryNotes?: Record<string, string>;
   body?: z.ZodType;
   responses: SuccessResponse[];
+  /**
+   * Whether the route takes `Idempotency-Key` (docs/idempotency.md). By default every POST and PATCH
+   * with a credential does, scoped to it; a `public` one may opt in, scoped to the client address.
+   */
+  idempotency?: boolean;
   /** Error statuses beyond those the guard and inputs imply (400, 401, 403, 413, 415, 429, 500, 503; 404 with a resource). */
   errors?: ErrorStatus[];
 }
@@ -159,6 +172,19 @@ export interface Route extends RouteDoc {
   handle(req: Request, res: Response, services: Services): Promise<void> | void;
 }
 
+/** Whether a route takes `Idempotency-Key`: see RouteDoc.idempotency. */
+export function takesIdempotencyKey(route: RouteDoc): boolean {
+  const write = route.method === 'post' || route.method === 'patch';
+  return write && (route.idempotency ?? (route.guard !== 'public' && route.guard !== 'open'));
+}
+
+/** Who an Idempotency-Key belongs to: the API key, the user, or (on a public route) the address. */
+function credentialOf(principal: Principal | SessionRow | null, req: Request): string {
+  if (principal === null) return `address:${req.ip ?? ''}`;
+  if ('user_id' in principal) return `user:${principal.user_id}`;
+  return principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
+}
+
 /** The session sessionAuth found; never missing behind it. */
 function sessionOf(req: Request): SessionRow {
   if (!req.dashboardSession) throw unauthorized();
@@ -174,6 +200,7 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
   if ((idName === undefined) !== (spec.resource === undefined)) {
     throw new Error(`${spec.path}: a resource names the last path parameter, and is given only when there is one`);
   }
+  const idempotent = takesIdempotencyKey(spec);
   return {
     ...doc,
     handle(req, res, services) {
@@ -187,11 +214,16 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
       const { action } = spec;
       // A principal check needs no input: it comes first, so a refused caller learns nothing of it.
       if (action && action !== 'update') authorize(principal as Principal, action);
-      const id = idName ? idParam(req.params[idName], spec.resource!) : '';
-      const query = (spec.query ? parseQuery(spec.query, req.query) : undefined) as Parsed<Q>;
-      const body = (spec.body ? parseBody(spec.body, req.body) : undefined) as Parsed<B>;
-      if (action === 'update') authorize(principal as Principal, action, Object.keys(body ?? {}));
-      return handler({ req, res, principal, query, body, services, id });
+      const operation = () => {
+        const id = idName ? idParam(req.params[idName], spec.resource!) : '';
+        const query = (spec.query ? parseQuery(spec.query, req.query) : undefined) as Parsed<Q>;
+        const body = (spec.body ? parseBody(spec.body, req.body) : undefined) as Parsed<B>;
+        if (action === 'update') authorize(principal as Principal, action, Object.keys(body ?? {}));
+        return handler({ req, res, principal, query, body, services, id });
+      };
+      if (!idempotent) return operation();
+      const credential = credentialOf(principal, req);
+      return runIdempotently(services.idempotency, req, res, credential, operation);
     },
   };
 }
@@ -238,8 +270,16 @@ export class RouteTable {
   }
 }
 
+/** A request the service makes: a webhook, by event type, with its JSON body (OpenAPI `webhooks`). */
+export interface WebhookDoc {
+  type: string;
+  summary: string;
+  body: z.ZodType;
+}
+
 /** A feature's routes, and the tags that group them in the reference. */
 export interface Feature {
   tags: { name: string; description: string }[];
   routes: Route[];
+  webhooks?: WebhookDoc[];
 }

@@ -4,9 +4,11 @@ import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
 import { badRequest, notFound } from '../errors/http-error.js';
+import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { findMember } from '../users/user.repository.js';
 import { nextIssueState } from './issue-state.js';
+import { toIssueResponse } from './issue.presenter.js';
 import {
   findIssue,
   findIssuePage,
@@ -62,6 +64,7 @@ export async function createIssue(pool: pg.Pool, principal: Principal, input: Cr
       entityType: 'issue',
       entityId: row.id,
       data: { status: row.status, priority: row.priority, assignee_id: row.assignee_id },
+      publish: { object: toIssueResponse(row) },
     });
     return row;
   });
@@ -84,11 +87,13 @@ export async function changeIssue(
     );
     const row = (await updateIssue(tx, businessId, id, { ...next, priority: changes.priority }))!;
     const snapshot = (i: IssueRow) => ({ status: i.status, priority: i.priority, assignee_id: i.assignee_id });
+    const published = (i: IssueRow) => ({ ...snapshot(i), resolved_at: i.resolved_at?.toISOString() ?? null });
     await recordActivity(tx, principal, {
       type: 'issue.updated',
       entityType: 'issue',
       entityId: id,
       data: { from: snapshot(before), to: snapshot(row) },
+      publish: { object: toIssueResponse(row), changes: fieldChanges(published(before), published(row)) },
     });
     return row;
   });

@@ -11,7 +11,7 @@ import {
   type NewMail,
 } from './mail.repository.js';
 import type { MailTransport } from './mail.transport.js';
-import type { Queryable } from '../db/database.js';
+import { afterCommit, type Queryable } from '../db/database.js';
 
 /** What features need of mail: queue a message in their transaction, then have it sent after commit. */
 export interface Mailer {
@@ -88,6 +88,11 @@ export class MailSender implements Mailer {
   }
 
   deliver(ids: readonly string[]): void {
+    // Inside a request transaction (an Idempotency-Key's), the messages are committed only with it.
+    afterCommit(() => this.#deliverNow(ids));
+  }
+
+  #deliverNow(ids: readonly string[]): void {
     if (this.#stopped) return; // a started sender elsewhere, or this one after a restart, takes them
     for (const id of ids) {
       // Once the current response is written: its timing never depends on sending (password resets).

@@ -10,7 +10,7 @@ import { componentId } from './json-schema.js';
 
 /** What every operation shares: credentials, headers, error responses and the overview text. */
 
-export const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({
+export const ref = (kind: 'schemas' | 'responses' | 'headers' | 'parameters', name: string) => ({
   $ref: `#/components/${kind}/${name}`,
 });
 
@@ -60,7 +60,28 @@ export const headers = {
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
+  IdempotentReplayed: {
+    description:
+      '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`, ' +
+      'returned without running the operation again',
+    required: false,
+    schema: { type: 'string', const: 'true' },
+  },
   WWWAuthenticate: { description: 'Always `Bearer`', required: true, schema: { type: 'string', const: 'Bearer' } },
+};
+
+/** The request header every POST and PATCH with a credential takes (docs/idempotency.md). */
+export const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: a request repeated with the same key (and the same method, path and body) within the ' +
+    'retention (24 hours by default) gets the first response again, with `Idempotent-Replayed: true`, and changes nothing more. ' +
+    '1 to 255 printable ASCII characters, bare or as a quoted string (`"..."`); a UUID is a good key. Keys ' +
+    'belong to the credential. The same key with another body is a 422; while the first request is still ' +
+    'running, a 409 with `Retry-After`. Refusals of the credential (401, 403, 429) and 5xx are not stored.',
+  schema: { type: 'string', minLength: 1, maxLength: 512, examples: ['6f1c2b7e-8d0a-4c3e-9a51-2f4b7d9e0c13'] },
 };
 
 export function errorResponses(): Record<string, unknown> {
@@ -71,6 +92,15 @@ export function errorResponses(): Record<string, unknown> {
       headers: {
         'X-Request-Id': ref('headers', 'XRequestId'),
         ...(status === 401 ? { 'WWW-Authenticate': ref('headers', 'WWWAuthenticate') } : {}),
+        ...(status === 409
+          ? {
+              'Retry-After': {
+                description: 'With an Idempotency-Key still in use: whole seconds to wait before retrying',
+                required: false,
+                schema: { type: 'integer', minimum: 1 },
+              },
+            }
+          : {}),
         ...(status === 503
           ? {
               'Retry-After': {

@@ -2,9 +2,23 @@ import type { z } from 'zod';
 import { exampleOf, type ErrorStatus } from '../shared/responses.js';
 import { uuid } from '../shared/schemas.js';
 import { accessFor } from './access.js';
-import { errorResponseName, errorResponses, headers, overview, ref, securitySchemes } from './common.js';
+import {
+  errorResponseName,
+  errorResponses,
+  headers,
+  idempotencyKeyParameter,
+  overview,
+  ref,
+  securitySchemes,
+} from './common.js';
 import { componentId, inputSchema, queryProperties, responseComponents } from './json-schema.js';
-import type { JsonSchema, RouteDoc as OperationSpec, SuccessResponse } from '../http/route.js';
+import {
+  takesIdempotencyKey,
+  type JsonSchema,
+  type RouteDoc as OperationSpec,
+  type SuccessResponse,
+  type WebhookDoc,
+} from '../http/route.js';
 
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, Record<string, Record<string, unknown>>>;
@@ -32,6 +46,8 @@ function errorStatuses(op: OperationSpec): (ErrorStatus | 429)[] {
   if (op.query || op.body || op.path.includes(':')) add(400);
   if (op.body) add(413, 415);
   if (op.resource) add(404);
+  // A malformed key is a 400; a key still in use a 409; a key used for another request a 422.
+  if (takesIdempotencyKey(op)) add(400, 409, 422);
   add(500);
   if (op.guard !== 'open') add(503);
   return [...statuses].sort((a, b) => a - b);
@@ -95,7 +111,8 @@ function parameters(op: OperationSpec) {
         return { name, in: 'query', required, ...(description ? { description } : {}), schema };
       })
     : [];
-  return [...path, ...query];
+  const idempotencyKey = takesIdempotencyKey(op) ? [ref('parameters', 'IdempotencyKey')] : [];
+  return [...path, ...query, ...idempotencyKey];
 }
 
 function successResponse(op: OperationSpec, response: SuccessResponse) {
@@ -104,6 +121,7 @@ function successResponse(op: OperationSpec, response: SuccessResponse) {
     headers.RateLimit = ref('headers', 'RateLimit');
     headers['RateLimit-Policy'] = ref('headers', 'RateLimitPolicy');
   }
+  if (takesIdempotencyKey(op)) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
   for (const [name, header] of Object.entries(response.headers ?? {})) {
     headers[name] = {
       description: header.description,
@@ -162,6 +180,50 @@ function operation(op: OperationSpec) {
   };
 }
 
+/** A webhook the service sends: the body, its signature headers, and what the receiver answers. */
+function webhookOperation(hook: WebhookDoc) {
+  const header = (name: string, description: string) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  });
+  return {
+    post: {
+      operationId: `webhook_${hook.type.replace(/\./g, '_')}`,
+      summary: hook.summary,
+      description:
+        'Signed to Standard Webhooks v1: verify with the `standardwebhooks` package and the endpoint secret ' +
+        '(README, "Events and webhooks"). Answer 2xx within 10 s; anything else is retried, a 410 disables ' +
+        'the endpoint.',
+      tags: ['Webhooks'],
+      security: [],
+      parameters: [
+        header('webhook-id', 'The event id: the same on every attempt, so receivers can drop repeats'),
+        header('webhook-timestamp', 'Seconds since the epoch when this attempt was signed'),
+        header(
+          'webhook-signature',
+          '`v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two, space-separated, during a secret rotation',
+        ),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: ref('schemas', componentId(hook.body)),
+            example: requiredExample(hook.body, `webhook ${hook.type}`),
+          },
+        },
+      },
+      responses: {
+        '200': { description: 'Received (any 2xx)' },
+        '410': { description: 'Gone: the endpoint is disabled at once' },
+      },
+    },
+  };
+}
+
 export interface DocumentOptions {
   version: string;
   rateLimitPerMinute: number;
@@ -169,7 +231,7 @@ export interface DocumentOptions {
 
 /** The OpenAPI 3.1 document of `features`: every operation, with its parameters, body and responses. */
 export function buildOpenApiDocument(
-  features: { tags: { name: string; description: string }[]; routes: OperationSpec[] }[],
+  features: { tags: { name: string; description: string }[]; routes: OperationSpec[]; webhooks?: WebhookDoc[] }[],
   options: DocumentOptions,
 ): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
@@ -192,10 +254,14 @@ export function buildOpenApiDocument(
     servers: [{ url: '/', description: 'This server' }],
     tags: features.flatMap((feature) => feature.tags),
     paths,
+    webhooks: Object.fromEntries(
+      features.flatMap((feature) => feature.webhooks ?? []).map((hook) => [hook.type, webhookOperation(hook)]),
+    ),
     components: {
       securitySchemes,
       schemas: responseComponents(),
       responses: errorResponses(),
+      parameters: { IdempotencyKey: idempotencyKeyParameter },
       headers,
     },
   };

@@ -1,6 +1,8 @@
 import type { QrCodeRow } from './qr-code.repository.js';
 import type { QrCode } from './qr-code.responses.js';
-import { qrCodeUrl } from './qr-code.service.js';
+
+/** The public feedback page a QR code points at. */
+export const qrCodeUrl = (publicBaseUrl: string, code: string) => `${publicBaseUrl.replace(/\/+$/, '')}/f/${code}`;
 
 export function toQrCodeResponse(qr: QrCodeRow, publicBaseUrl: string): QrCode {
   return {

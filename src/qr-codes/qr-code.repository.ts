@@ -46,13 +46,19 @@ export async function countQrCodes(db: Queryable, businessId: string, filter: { 
   return rows[0]!.total;
 }
 
-export async function findQrCode(db: Queryable, businessId: string, id: string): Promise<QrCodeRow | null> {
+export async function findQrCode(
+  db: Queryable,
+  businessId: string,
+  id: string,
+  { forUpdate = false } = {},
+): Promise<QrCodeRow | null> {
   const { rows } = await db.query<QrCodeRow>(
     /* sql */ `
     SELECT ${COLUMNS}
     FROM qr_codes
     WHERE business_id = $1
-      AND id = $2`,
+      AND id = $2
+    ${forUpdate ? 'FOR UPDATE' : ''}`,
     [businessId, id],
   );
   return rows[0] ?? null;
@@ -93,13 +99,15 @@ export async function updateQrCode(
   return rows[0] ?? null;
 }
 
-export async function deleteQrCode(db: Queryable, businessId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(
+/** Answers the deleted code, or null when there was none. */
+export async function deleteQrCode(db: Queryable, businessId: string, id: string): Promise<QrCodeRow | null> {
+  const { rows } = await db.query<QrCodeRow>(
     /* sql */ `
     DELETE FROM qr_codes
     WHERE business_id = $1
-      AND id = $2`,
+      AND id = $2
+    RETURNING ${COLUMNS}`,
     [businessId, id],
   );
-  return rowCount === 1;
+  return rows[0] ?? null;
 }

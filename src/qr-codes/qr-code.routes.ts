@@ -105,7 +105,7 @@ export const qrCodeFeature: Feature = {
         },
       ],
       handler: async ({ req, res, principal, body, services }) => {
-        const qr = await createQrCode(services.db.pool, principal, body);
+        const qr = await createQrCode(services.db.pool, principal, body, services.publicBaseUrl);
         res.status(201).location(`${req.baseUrl}/qr-codes/${qr.id}`).json(toQrCodeResponse(qr, services.publicBaseUrl));
       },
     }),
@@ -119,7 +119,7 @@ export const qrCodeFeature: Feature = {
       body: updateQrCodeBody,
       responses: [{ status: 200, description: 'The updated QR code', json: qrCodeSchema }],
       handler: async ({ res, principal, body, services, id }) => {
-        const qr = await changeQrCode(services.db.pool, principal, id, body);
+        const qr = await changeQrCode(services.db.pool, principal, id, body, services.publicBaseUrl);
         res.json(toQrCodeResponse(qr, services.publicBaseUrl));
       },
     }),
@@ -131,7 +131,7 @@ export const qrCodeFeature: Feature = {
       action: 'write',
       responses: [{ status: 204, description: 'Deleted' }],
       handler: async ({ res, principal, services, id }) => {
-        await removeQrCode(services.db.pool, principal, id);
+        await removeQrCode(services.db.pool, principal, id, services.publicBaseUrl);
         res.status(204).end();
       },
     }),

@@ -7,7 +7,9 @@ import type { Principal } from '../auth/principal.js';
 import { badRequest, notFound } from '../errors/http-error.js';
 import { locationExists } from '../locations/location.repository.js';
 import { newId } from '../shared/ids.js';
+import { fieldChanges } from '../shared/changes.js';
 import { randomBase62 } from '../shared/random.js';
+import { qrCodeUrl, toQrCodeResponse } from './qr-code.presenter.js';
 import {
   countQrCodes,
   deleteQrCode,
@@ -41,7 +43,13 @@ export async function getQrCode(pool: pg.Pool, businessId: string, id: string): 
   return row;
 }
 
-export async function createQrCode(pool: pg.Pool, principal: Principal, input: CreateQrCodeBody): Promise<QrCodeRow> {
+/** `publicBaseUrl`: for the code's URL in the event it publishes, as its read shows it. */
+export async function createQrCode(
+  pool: pg.Pool,
+  principal: Principal,
+  input: CreateQrCodeBody,
+  publicBaseUrl: string,
+): Promise<QrCodeRow> {
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
     if (input.location_id && !(await locationExists(tx, businessId, input.location_id))) {
@@ -59,6 +67,7 @@ export async function createQrCode(pool: pg.Pool, principal: Principal, input: C
       entityType: 'qr_code',
       entityId: row.id,
       data: { label: row.label },
+      publish: { object: toQrCodeResponse(row, publicBaseUrl) },
     });
     return row;
   });
@@ -69,35 +78,41 @@ export async function changeQrCode(
   principal: Principal,
   id: string,
   changes: UpdateQrCodeBody,
+  publicBaseUrl: string,
 ): Promise<QrCodeRow> {
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
-    const row = await updateQrCode(tx, businessId, id, changes);
-    if (!row) throw notFound('QR code');
+    const before = await findQrCode(tx, businessId, id, { forUpdate: true });
+    if (!before) throw notFound('QR code');
+    const row = (await updateQrCode(tx, businessId, id, changes))!;
+    const snapshot = (qr: QrCodeRow) => ({ label: qr.label, active: qr.active });
     await recordActivity(tx, principal, {
       type: 'qr_code.updated',
       entityType: 'qr_code',
       entityId: id,
       data: { ...changes },
+      publish: { object: toQrCodeResponse(row, publicBaseUrl), changes: fieldChanges(snapshot(before), snapshot(row)) },
     });
     return row;
   });
 }
 
-export async function removeQrCode(pool: pg.Pool, principal: Principal, id: string): Promise<void> {
+export async function removeQrCode(pool: pg.Pool, principal: Principal, id: string, publicBaseUrl: string) {
   const { businessId } = principal;
   await withTransaction(pool, async (tx) => {
-    if (!(await deleteQrCode(tx, businessId, id))) throw notFound('QR code');
+    const deleted = await deleteQrCode(tx, businessId, id);
+    if (!deleted) throw notFound('QR code');
     await recordActivity(tx, principal, {
       type: 'qr_code.deleted',
       entityType: 'qr_code',
       entityId: id,
+      // The code as it was: its last read.
+      publish: { object: toQrCodeResponse(deleted, publicBaseUrl) },
     });
   });
 }
 
-/** The public feedback page a QR code points at. */
-export const qrCodeUrl = (publicBaseUrl: string, code: string) => `${publicBaseUrl.replace(/\/+$/, '')}/f/${code}`;
+export { qrCodeUrl };
 
 export async function renderQrCode(url: string, format: 'svg' | 'png', size: number): Promise<string | Buffer> {
   const options = { width: size, margin: 2, errorCorrectionLevel: 'M' as const };

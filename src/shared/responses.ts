@@ -9,7 +9,15 @@ import { EXAMPLE } from './examples.js';
 
 /** Machine-readable `code`s each error status can carry (errors.ts, error-handler.ts, auth, services). */
 export const ERROR_CODES = {
-  400: ['INVALID_QUERY', 'VALIDATION_FAILED', 'MALFORMED_JSON', 'MALFORMED_BODY', 'MALFORMED_PATH', 'BAD_REQUEST'],
+  400: [
+    'INVALID_QUERY',
+    'VALIDATION_FAILED',
+    'MALFORMED_JSON',
+    'MALFORMED_BODY',
+    'MALFORMED_PATH',
+    'BAD_REQUEST',
+    'INVALID_IDEMPOTENCY_KEY',
+  ],
   401: ['UNAUTHORIZED', 'INVALID_INVITE', 'INVALID_RESET_TOKEN', 'WRONG_PASSWORD', 'SIGN_IN_REQUIRED'],
   403: [
     'PLAN_REQUIRED',
@@ -20,10 +28,11 @@ export const ERROR_CODES = {
     'INVITE_FOR_ANOTHER_ACCOUNT',
   ],
   404: ['NOT_FOUND', 'ROUTE_NOT_FOUND'],
-  409: ['CONFLICT'],
-  410: ['CODE_INACTIVE'],
+  409: ['CONFLICT', 'IDEMPOTENCY_KEY_IN_USE'],
+  410: ['CURSOR_EXPIRED', 'CODE_INACTIVE'],
   413: ['PAYLOAD_TOO_LARGE'],
   415: ['UNSUPPORTED_MEDIA_TYPE'],
+  422: ['IDEMPOTENCY_KEY_REUSED'],
   500: ['INTERNAL_ERROR'],
   503: ['SERVICE_UNAVAILABLE'],
 } as const satisfies Record<number, readonly [string, ...string[]]>;
@@ -51,9 +60,17 @@ const ERROR_EXAMPLES: Record<ErrorStatus, { message: string; code: (typeof ERROR
   403: { message: 'This operation needs an API key with the write scope', code: 'INSUFFICIENT_SCOPE' },
   404: { message: 'Suggestion not found', code: 'NOT_FOUND' },
   409: { message: 'A location named Terrace already exists', code: 'CONFLICT' },
-  410: { message: 'This feedback code is no longer active', code: 'CODE_INACTIVE' },
+  410: {
+    message: 'This cursor is older than the 30-day event retention, so events after it may be gone.',
+    code: 'CURSOR_EXPIRED',
+  },
   413: { message: 'Request body exceeds 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
   415: { message: 'Request body must be JSON (Content-Type: application/json)', code: 'UNSUPPORTED_MEDIA_TYPE' },
+  422: {
+    message:
+      'This Idempotency-Key was already used for a different request (method, path or body); send a new key for a new request',
+    code: 'IDEMPOTENCY_KEY_REUSED',
+  },
   500: { message: 'Internal server error', code: 'INTERNAL_ERROR' },
   503: { message: 'Service temporarily unavailable, retry shortly', code: 'SERVICE_UNAVAILABLE' },
 };

@@ -7,9 +7,11 @@ import type { Principal } from '../auth/principal.js';
 import type { EntrySource } from '../shared/schemas.js';
 import { badRequest, notFound } from '../errors/http-error.js';
 import { locationExists } from '../locations/location.repository.js';
+import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
 import { nextReviewState } from './suggestion-review.js';
+import { toSuggestionDashboardResponse } from './suggestion.presenter.js';
 import type { CreateSuggestionBody, UpdateSuggestionDashboardBody } from './suggestion.schemas.js';
 import {
   findSuggestion,
@@ -75,6 +77,7 @@ export async function createSuggestion(
       entityType: 'suggestion',
       entityId: row.id,
       data: { status: row.status, priority: row.priority, visibility: row.visibility },
+      publish: { object: toSuggestionDashboardResponse(row) },
     });
     return row;
   });
@@ -105,6 +108,7 @@ export async function changeSuggestion(
       entityType: 'suggestion',
       entityId: id,
       data: { from: snapshot(before), to: snapshot(row) },
+      publish: { object: toSuggestionDashboardResponse(row), changes: fieldChanges(snapshot(before), snapshot(row)) },
     });
     return row;
   });

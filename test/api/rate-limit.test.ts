@@ -237,7 +237,7 @@ describe('one failure budget per address', () => {
           .post('/invites/accept')
           .send({ token: 'fbi_guess', name: 'Eve', password: 'a long password' })
       ).status,
-    ).toBe(400);
+    ).toBe(401);
     // Spent: every route with a credential refuses this address, a valid key included.
     for (const res of [
       await app.request().get('/api/v1/suggestions').set('X-API-Key', t.read),
@@ -257,7 +257,7 @@ describe('one failure budget per address', () => {
     const app = otherApp({ failedAuthLimit: 2 });
     const accept = () =>
       app.request().post('/invites/accept').send({ token: 'fbi_guess', name: 'Eve', password: 'a long password' });
-    expect([(await accept()).status, (await accept()).status, (await accept()).status]).toEqual([400, 400, 429]);
+    expect([(await accept()).status, (await accept()).status, (await accept()).status]).toEqual([401, 401, 429]);
   });
 
   it('When sign-ins succeed, then they give back the place they held in the budget', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/activity/event.types.js';
 import { apiDocument } from '../../src/routes.js';
 import { useOtherApps, useTestApp } from '../support/app.js';
 
@@ -36,6 +37,20 @@ describe('GET /api/v1/openapi.json', () => {
 });
 
 describe('the document', () => {
+  it('When read for webhooks, then every event type has its signed payload, whose object is the resource read', () => {
+    expect(Object.keys(document.webhooks as Json).sort()).toEqual([...EVENT_TYPES, TEST_EVENT_TYPE].sort());
+    const updated = document.webhooks['suggestion.updated'].post as Json;
+    expect((updated.parameters as Json[]).map((p) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    const body = schema(updated.requestBody.content['application/json'].schema.$ref.split('/').at(-1));
+    expect(body.required).toEqual(['type', 'timestamp', 'data']);
+    expect(body.properties.data.properties.object).toEqual({ $ref: '#/components/schemas/DashboardSuggestion' });
+    expect(body.properties.data.required).toEqual(['object', 'changes']);
+  });
+
   it('covers both route families, the auth routes and the service routes', () => {
     const paths = Object.keys(document.paths);
     for (const expected of [
@@ -59,10 +74,12 @@ describe('the document', () => {
       '/auth/password-reset/confirm',
       '/auth/password',
       '/health',
+      '/api/v1/events',
+      '/businesses/{business_id}/events',
     ]) {
       expect(paths).toContain(expected);
     }
-    expect(operations).toHaveLength(55 + 6 + 4); // + the votes of both families, the public page's JSON side
+    expect(operations).toHaveLength(66 + 6 + 4); // + the votes of both families, the public page's JSON side
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {

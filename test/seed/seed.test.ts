@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STANDALONE_COMMANDS } from '../../src/cli/commands.js';
 import { seedBusiness } from '../../src/seed/seed.service.js';
 import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
 import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES, ISSUE_STATUSES } from '../../src/shared/schemas.js';
@@ -131,5 +132,19 @@ describe('seed', () => {
     expect(
       (await one<{ n: number }>('SELECT count(*) AS n FROM suggestions WHERE business_id = $1', [missing])).n,
     ).toBe(0);
+  });
+  it('When the seed command has run, then the seeded tables are analyzed, so the next list is planned on current statistics', async () => {
+    const t = await buildTeam(ctx.db);
+    const before = new Date(Date.now() - 1_000);
+    const seed = STANDALONE_COMMANDS.seed!;
+    await seed.run(ctx.db, { business: t.business.id, suggestions: 20, issues: 2, comments: 2 } as never);
+    // Statistics reach the views at most once a second otherwise.
+    await ctx.db.pool.query('SELECT pg_stat_force_next_flush()');
+    const { rows } = await ctx.db.pool.query<{ relname: string; last_analyze: Date | null }>(
+      `SELECT relname, last_analyze FROM pg_stat_user_tables
+       WHERE relname IN ('suggestions', 'issues', 'comments') ORDER BY relname`,
+    );
+    expect(rows.map((row) => row.relname)).toEqual(['comments', 'issues', 'suggestions']);
+    for (const row of rows) expect(row.last_analyze!.getTime(), row.relname).toBeGreaterThanOrEqual(before.getTime());
   });
 });

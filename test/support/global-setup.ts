@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openEmbedded } from '../../src/db/embedded.js';
+import { openEmbedded, PGLITE_OPTIONS } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 
 declare module 'vitest' {
@@ -34,7 +34,7 @@ export default async function setup(project: TestProject) {
   // The same database on disk, where `src/main.ts` and the admin CLI expect DATA_DIR/pgdata.
   const dataDir = join(dir, 'data-dir');
   mkdirSync(dataDir);
-  const onDisk = await PGlite.create(join(dataDir, 'pgdata'), { loadDataDir: new Blob([tar]) });
+  const onDisk = await PGlite.create(join(dataDir, 'pgdata'), { ...PGLITE_OPTIONS, loadDataDir: new Blob([tar]) });
   await onDisk.close();
   project.provide('dataDirTemplate', dataDir);
   return () => rmSync(dir, { recursive: true, force: true });

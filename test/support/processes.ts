@@ -23,7 +23,7 @@ export function databaseEnv(): Record<string, string> {
   return { DATABASE_URL: '', DATA_DIR: dir };
 }
 
-function runTs(script: string, args: string[], env: Record<string, string>): ChildProcess {
+export function runTs(script: string, args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },

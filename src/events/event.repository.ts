@@ -1,0 +1,64 @@
+import type { Queryable } from '../db/database.js';
+import type { EventData } from '../activity/event.types.js';
+
+export interface EventRow {
+  id: string;
+  business_id: string;
+  type: string;
+  data: EventData;
+  created_at: Date;
+  /** The writing transaction's id (xid8, as text) and the order within it: the feed's position. */
+  xid: string;
+  seq: number;
+}
+
+/** A place in the feed: after the event at (xid, seq). */
+export interface FeedPosition {
+  xid: string;
+  seq: number;
+}
+
+const COLUMNS = 'seq, id, xid::text AS xid, business_id, type, data, created_at';
+
+/**
+ * Events after `after`, oldest first, among those no running transaction can still add to: only
+ * transactions older than the oldest one running (the snapshot's xmin) are final, and every later
+ * event sorts after them, so a cursor never skips one that commits late.
+ */
+export async function findEventsAfter(
+  db: Queryable,
+  businessId: string,
+  after: FeedPosition,
+  types: readonly string[] | null,
+  limit: number,
+): Promise<EventRow[]> {
+  const { rows } = await db.query<EventRow>(
+    /* sql */ `
+    SELECT ${COLUMNS}
+    FROM events
+    WHERE business_id = $1
+      AND xid < pg_snapshot_xmin(pg_current_snapshot())
+      AND (xid, seq) > ($2::xid8, $3::bigint)
+      AND ($4::text[] IS NULL OR type = ANY ($4::text[]))
+    ORDER BY xid, seq
+    LIMIT $5`,
+    [businessId, after.xid, after.seq, types, limit],
+  );
+  return rows;
+}
+
+/** Deletes up to `batch` events older than the retention; answers how many. */
+export async function deleteOldEvents(db: Queryable, retentionDays: number, batch: number): Promise<number> {
+  const { rowCount } = await db.query(
+    /* sql */ `
+    DELETE FROM events
+    WHERE seq IN (
+      SELECT seq
+      FROM events
+      WHERE created_at < now() - make_interval(days => $1)
+      LIMIT $2
+    )`,
+    [retentionDays, batch],
+  );
+  return rowCount ?? 0;
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { EVENT_TYPES } from '../activity/event.types.js';
+import { commentSchema } from '../comments/comment.responses.js';
+import { issueSchema } from '../issues/issue.responses.js';
+import { qrCodeSchema } from '../qr-codes/qr-code.responses.js';
+import { EXAMPLE } from '../shared/examples.js';
+import { exampleOf, timestamp } from '../shared/responses.js';
+import { uuid } from '../shared/schemas.js';
+import { suggestionDashboardSchema } from '../suggestions/suggestion.responses.js';
+import { webhookEndpointSchema } from './webhook.responses.js';
+
+export const fieldChangesSchema = z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).meta({
+  id: 'FieldChanges',
+  description: 'Each changed field, with its value before and after',
+  examples: [{ status: { from: 'pending', to: 'reviewing' } }],
+});
+
+/** The resource as its single-item read (the business-scoped family's, for suggestions) returned it. */
+const eventObject = z.union([
+  suggestionDashboardSchema,
+  issueSchema,
+  commentSchema,
+  qrCodeSchema,
+  webhookEndpointSchema,
+]);
+
+export const EVENT_EXAMPLE = {
+  id: '0194b3f5-2c10-7d4e-8a9b-1c2d3e4f5a6b',
+  type: 'suggestion.updated',
+  created_at: EXAMPLE.updatedAt,
+  business_id: EXAMPLE.businessId,
+  data: {
+    object: exampleOf(suggestionDashboardSchema),
+    changes: { status: { from: 'pending', to: 'reviewing' } },
+  },
+};
+
+export const eventSchema = z
+  .object({
+    id: uuid.meta({ description: 'Also the `webhook-id` of its deliveries' }),
+    type: z.enum(EVENT_TYPES),
+    created_at: timestamp,
+    business_id: uuid,
+    data: z.object({
+      object: eventObject,
+      changes: fieldChangesSchema.optional().meta({ description: 'On `*.updated` events: what changed' }),
+    }),
+  })
+  .meta({
+    id: 'Event',
+    description: 'A change in the business: the resource as its single-item read returned it then',
+    examples: [EVENT_EXAMPLE],
+  });
+
+export const eventFeedSchema = z
+  .object({
+    data: z.array(eventSchema),
+    next_cursor: z.string().nullable().meta({
+      description: 'Pass as `after` to read on; null only when nothing was ever returned',
+    }),
+    has_more: z.boolean().meta({ description: 'More events follow right away' }),
+  })
+  .meta({
+    id: 'EventFeed',
+    description: 'Events after the cursor, oldest first',
+    examples: [{ data: [EVENT_EXAMPLE], next_cursor: 'WyI3NTMiLDEsMTc2OTg1MTkxMjM0NV0', has_more: false }],
+  });
+
+/** What each event type carries as its object, and whether it says what changed. */
+const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: string }[] = [
+  { type: 'suggestion.created', object: suggestionDashboardSchema, changes: false, summary: 'A suggestion was made' },
+  {
+    type: 'suggestion.updated',
+    object: suggestionDashboardSchema,
+    changes: true,
+    summary: 'A suggestion changed: status, priority, visibility or review',
+  },
+  {
+    type: 'suggestion.voted',
+    object: suggestionDashboardSchema,
+    changes: true,
+    summary: 'A vote was added or removed: the suggestion with its new count',
+  },
+  { type: 'issue.created', object: issueSchema, changes: false, summary: 'An issue was reported' },
+  {
+    type: 'issue.updated',
+    object: issueSchema,
+    changes: true,
+    summary: 'An issue changed: status, priority, assignee or resolved_at',
+  },
+  { type: 'comment.created', object: commentSchema, changes: false, summary: 'A suggestion or an issue got a comment' },
+  { type: 'qr_code.created', object: qrCodeSchema, changes: false, summary: 'A QR code was made' },
+  {
+    type: 'qr_code.updated',
+    object: qrCodeSchema,
+    changes: true,
+    summary: 'A QR code was renamed or turned on or off',
+  },
+  { type: 'qr_code.deleted', object: qrCodeSchema, changes: false, summary: 'A QR code was deleted: as it was' },
+  {
+    type: 'webhook.disabled',
+    object: webhookEndpointSchema,
+    changes: false,
+    summary: 'The service turned a webhook endpoint off (a 410, or 5 days of failures)',
+  },
+  {
+    type: 'webhook.test',
+    object: webhookEndpointSchema,
+    changes: false,
+    summary: 'Sent on request to one endpoint (POST .../webhooks/{id}/test); never in the feed',
+  },
+];
+
+const EXAMPLE_CHANGES: Record<string, unknown> = {
+  'suggestion.updated': { status: { from: 'pending', to: 'reviewing' } },
+  'suggestion.voted': { upvote_count: { from: 11, to: 12 } },
+  'issue.updated': { status: { from: 'assigned', to: 'resolved' } },
+  'qr_code.updated': { active: { from: true, to: false } },
+};
+
+const componentName = (type: string) =>
+  `${type
+    .split(/[._]/)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('')}Webhook`;
+
+/** The body of each webhook, by event type: `{type, timestamp, data}` (Standard Webhooks). */
+export const webhookPayloads = PAYLOADS.map(({ type, object, changes, summary }) => ({
+  type,
+  summary,
+  body: z
+    .object({
+      type: z.literal(type),
+      timestamp: timestamp.meta({ description: 'When the event happened (the event’s created_at)' }),
+      data: z.object({ object, ...(changes ? { changes: fieldChangesSchema } : {}) }),
+    })
+    .meta({
+      id: componentName(type),
+      description: summary,
+      examples: [
+        {
+          type,
+          timestamp: EXAMPLE.updatedAt,
+          data: {
+            object: exampleOf(object),
+            ...(changes ? { changes: EXAMPLE_CHANGES[type] } : {}),
+          },
+        },
+      ],
+    }),
+}));

@@ -1,0 +1,98 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refusedAddress } from './webhook.address.js';
+import { postWebhook } from './webhook.sender.js';
+import { JITTER, nextAttemptDelay, RETRY_SCHEDULE_MS } from './webhook.worker.js';
+
+describe('refusedAddress', () => {
+  it('When an address is loopback, private, link-local, multicast or unspecified, then it is refused', () => {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.5',
+      '172.16.3.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '224.0.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:169.254.169.254',
+      '::ffff:10.0.0.1',
+    ]) {
+      expect(refusedAddress(address), address).not.toBeNull();
+    }
+  });
+
+  it('When an address is public unicast, then it is allowed', () => {
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+      expect(refusedAddress(address), address).toBeNull();
+    }
+  });
+});
+
+describe('postWebhook without private networks', () => {
+  let server: http.Server;
+  let port = 0;
+  let hits = 0;
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => {
+      hits++;
+      res.writeHead(204).end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const send = (url: string, allowPrivateNetworks = false) =>
+    postWebhook(url, {}, '{}', { allowPrivateNetworks, timeoutMs: 5_000 }, new Date());
+
+  it('When the URL names a loopback address, or a host name resolving to one, then nothing is sent', async () => {
+    for (const url of [
+      `http://127.0.0.1:${port}/`,
+      `http://localhost:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://169.254.169.254/latest/meta-data`,
+      `http://0.0.0.0:${port}/`,
+    ]) {
+      const outcome = await send(url);
+      expect(outcome.status, url).toBeNull();
+      expect(outcome.error, url).toMatch(/^refused: /);
+    }
+    expect(hits).toBe(0);
+  });
+
+  it('When the URL is not http or https, then it is refused', async () => {
+    expect((await send('file:///etc/passwd')).error).toMatch(/^refused: file:/);
+  });
+
+  it('When private networks are allowed, then the same loopback receiver gets it', async () => {
+    expect((await send(`http://localhost:${port}/`, true)).status).toBe(204);
+    expect(hits).toBe(1);
+  });
+});
+
+describe('nextAttemptDelay', () => {
+  it('When jitter is drawn, then each wait stays within its step of the schedule plus 10%', () => {
+    for (const [index, wait] of RETRY_SCHEDULE_MS.entries()) {
+      expect(nextAttemptDelay(index + 1, null, 0)).toBe(wait);
+      expect(nextAttemptDelay(index + 1, null, 0.999)).toBeLessThanOrEqual(wait * (1 + JITTER));
+    }
+    expect(nextAttemptDelay(RETRY_SCHEDULE_MS.length + 1, null, 0)).toBeNull();
+  });
+
+  it('When Retry-After asks for longer than the schedule, then it wins; when shorter, the schedule does', () => {
+    expect(nextAttemptDelay(1, 600, 0)).toBe(600_000);
+    expect(nextAttemptDelay(2, 1, 0)).toBe(RETRY_SCHEDULE_MS[1]);
+  });
+});

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { EXAMPLE } from '../shared/examples.js';
+import { offsetEnvelopeSchema, timestamp } from '../shared/responses.js';
+import { uuid } from '../shared/schemas.js';
+
+const ENDPOINT_EXAMPLE = {
+  id: '0194b2e5-71c3-7a9d-b4e2-6f8a0c2d4e61',
+  url: 'https://hooks.cafe-soleil.example/feedback',
+  events: ['suggestion.created', 'suggestion.updated'],
+  description: 'Our support desk',
+  active: true,
+  disabled_reason: null,
+  created_at: EXAMPLE.createdAt,
+  updated_at: EXAMPLE.createdAt,
+};
+
+/** What toWebhookEndpointResponse returns, field by field: never the secret. */
+export const webhookEndpointSchema = z
+  .object({
+    id: uuid,
+    url: z.string().meta({ description: 'Where events are POSTed' }),
+    events: z.array(z.string()).meta({ description: 'Event types it receives; `*` is every type' }),
+    description: z.string().nullable(),
+    active: z.boolean().meta({ description: 'False when turned off, by a user or by the service' }),
+    disabled_reason: z.enum(['gone', 'failing']).nullable().meta({
+      description: 'Why the service turned it off: `gone` (it answered 410), `failing` (5 days of failures)',
+    }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'WebhookEndpoint', description: 'A URL that receives events, signed', examples: [ENDPOINT_EXAMPLE] });
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema
+  .extend({
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{43}=$/)
+      .meta({
+        description: 'The signing secret (Standard Webhooks): shown only here, keep it safe',
+      }),
+  })
+  .meta({
+    id: 'WebhookEndpointWithSecret',
+    description: 'A webhook endpoint and its signing secret, shown once',
+    examples: [{ ...ENDPOINT_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/n6TQS9E7s4=' }],
+  });
+
+export const webhookEndpointPageSchema = offsetEnvelopeSchema(webhookEndpointSchema, 'WebhookEndpointPage');
+
+export const webhookDeliverySchema = z
+  .object({
+    id: uuid,
+    event_id: uuid.meta({ description: 'The `webhook-id` header, the same on every attempt' }),
+    event_type: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.int().min(0).meta({ description: 'Attempts made so far' }),
+    last_status_code: z.int().nullable().meta({ description: 'HTTP status of the last attempt' }),
+    last_duration_ms: z.int().nullable(),
+    last_error: z.string().nullable(),
+    last_attempt_at: timestamp.nullable(),
+    next_attempt_at: timestamp.nullable().meta({ description: 'When it is tried next, while pending' }),
+    created_at: timestamp,
+  })
+  .meta({
+    id: 'WebhookDelivery',
+    description: 'One event on its way to one endpoint',
+    examples: [
+      {
+        id: '0194b3f6-0a1b-7c2d-9e3f-4a5b6c7d8e9f',
+        event_id: '0194b3f5-2c10-7d4e-8a9b-1c2d3e4f5a6b',
+        event_type: 'suggestion.updated',
+        status: 'pending',
+        attempts: 1,
+        last_status_code: 503,
+        last_duration_ms: 84,
+        last_error: 'HTTP 503',
+        last_attempt_at: EXAMPLE.updatedAt,
+        next_attempt_at: '2026-02-02T14:05:17.345Z',
+        created_at: EXAMPLE.updatedAt,
+      },
+    ],
+  });
+
+export const webhookDeliveryPageSchema = offsetEnvelopeSchema(webhookDeliverySchema, 'WebhookDeliveryPage');
+
+export const rotatedSecretSchema = z
+  .object({
+    secret: z.string().meta({ description: 'The new signing secret: shown only here' }),
+    previous_secret_expires_at: timestamp.meta({ description: 'Until then the old secret signs beside the new one' }),
+  })
+  .meta({
+    id: 'RotatedWebhookSecret',
+    description: 'The new signing secret of a webhook endpoint',
+    examples: [
+      {
+        secret: 'whsec_4Zq1nC7mJ0x9bq2c3Yk8dW6tP5sR1uV0aB2cD3eF4gH=',
+        previous_secret_expires_at: '2026-02-03T14:05:12.345Z',
+      },
+    ],
+  });
+
+export const testEventSchema = z
+  .object({ event_id: uuid.meta({ description: 'The `webhook-id` the endpoint will receive' }) })
+  .meta({
+    id: 'WebhookTestEvent',
+    description: 'A `webhook.test` event queued for one endpoint',
+    examples: [{ event_id: '0194b3f7-5d6e-7f80-9a1b-2c3d4e5f6a7b' }],
+  });

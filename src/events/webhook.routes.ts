@@ -1,0 +1,177 @@
+import { offsetEnvelope, idParam } from '../http/params.js';
+import { defineRoute, type Feature } from '../http/route.js';
+import { webhookPayloads } from './event.responses.js';
+import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from './webhook.presenter.js';
+import {
+  rotatedSecretSchema,
+  testEventSchema,
+  webhookDeliveryPageSchema,
+  webhookDeliverySchema,
+  webhookEndpointPageSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from './webhook.responses.js';
+import { createWebhookBody, listDeliveriesQuery, listWebhooksQuery, updateWebhookBody } from './webhook.schemas.js';
+import {
+  changeEndpoint,
+  createEndpoint,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  redeliver,
+  removeEndpoint,
+  rotateSecret,
+  SECRET_OVERLAP_MS,
+  sendTestEvent,
+} from './webhook.service.js';
+
+const base = '/businesses/:business_id/webhooks';
+// Owners and admins only: an API key could otherwise send every future event wherever it likes.
+const common = { tag: 'Webhooks', guard: 'business', action: 'manage_webhooks' } as const;
+const one = { ...common, path: `${base}/:id`, resource: 'Webhook' } as const;
+
+/** The push side of events: endpoints, their signing secrets and their deliveries. */
+export const webhookFeature: Feature = {
+  tags: [
+    {
+      name: 'Webhooks',
+      description:
+        'Endpoints that receive events, signed to the Standard Webhooks specification (owners and admins only)',
+    },
+  ],
+  webhooks: webhookPayloads,
+  routes: [
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: base,
+      operationId: 'listWebhooks',
+      summary: 'List webhook endpoints',
+      query: listWebhooksQuery,
+      responses: [{ status: 200, description: 'A slice of the endpoints', json: webhookEndpointPageSchema }],
+      handler: async ({ res, principal, query: { limit, offset }, services }) => {
+        const result = await listEndpoints(services.db.pool, principal.businessId, { limit, offset });
+        res.json(offsetEnvelope(result.rows.map(toWebhookEndpointResponse), result.total, limit, offset));
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: base,
+      operationId: 'createWebhook',
+      summary: 'Create a webhook endpoint',
+      description:
+        'The signing secret is in this response only. Events are POSTed with the headers `webhook-id`, ' +
+        '`webhook-timestamp` and `webhook-signature` (Standard Webhooks v1).',
+      body: createWebhookBody,
+      responses: [{ status: 201, description: 'The endpoint and its secret', json: webhookEndpointWithSecretSchema }],
+      handler: async ({ res, principal, body, services }) => {
+        const pool = services.db.pool;
+        const { endpoint, secret } = await createEndpoint(
+          pool,
+          principal.businessId,
+          body,
+          services.webhookAllowPrivateNetworks,
+        );
+        res.status(201).json({ ...toWebhookEndpointResponse(endpoint), secret });
+      },
+    }),
+    defineRoute({
+      ...one,
+      method: 'get',
+      operationId: 'getWebhook',
+      summary: 'Read a webhook endpoint',
+      responses: [{ status: 200, description: 'The endpoint', json: webhookEndpointSchema }],
+      handler: async ({ res, principal, services, id }) => {
+        res.json(toWebhookEndpointResponse(await getEndpoint(services.db.pool, principal.businessId, id)));
+      },
+    }),
+    defineRoute({
+      ...one,
+      method: 'patch',
+      operationId: 'updateWebhook',
+      summary: 'Change or turn on and off a webhook endpoint',
+      description: 'Give at least one of `url`, `events`, `description`, `active`.',
+      body: updateWebhookBody,
+      responses: [{ status: 200, description: 'The updated endpoint', json: webhookEndpointSchema }],
+      handler: async ({ res, principal, body, services, id }) => {
+        const allow = services.webhookAllowPrivateNetworks;
+        const endpoint = await changeEndpoint(services.db.pool, principal.businessId, id, body, allow);
+        res.json(toWebhookEndpointResponse(endpoint));
+      },
+    }),
+    defineRoute({
+      ...one,
+      method: 'delete',
+      operationId: 'deleteWebhook',
+      summary: 'Delete a webhook endpoint',
+      description: 'Its pending deliveries are dropped.',
+      responses: [{ status: 204, description: 'Deleted' }],
+      handler: async ({ res, principal, services, id }) => {
+        await removeEndpoint(services.db.pool, principal.businessId, id);
+        res.status(204).end();
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: `${base}/:id/rotate-secret`,
+      resource: 'Webhook',
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate the signing secret of a webhook endpoint',
+      description:
+        'For 24 hours both secrets sign each delivery (two space-separated signatures), so the receiver can ' +
+        'switch to the new one without refusing an event.',
+      responses: [{ status: 200, description: 'The new secret, shown once', json: rotatedSecretSchema }],
+      handler: async ({ res, principal, services, id }) => {
+        const secret = await rotateSecret(services.db.pool, principal.businessId, id);
+        const expires = new Date(Date.now() + SECRET_OVERLAP_MS).toISOString();
+        res.json({ secret, previous_secret_expires_at: expires });
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: `${base}/:id/test`,
+      resource: 'Webhook',
+      operationId: 'testWebhook',
+      summary: 'Send a test event to a webhook endpoint',
+      description: 'Queues a `webhook.test` event for this endpoint alone; its delivery is listed with the others.',
+      responses: [{ status: 202, description: 'Queued', json: testEventSchema }],
+      handler: async ({ res, principal, services, id }) => {
+        res.status(202).json({ event_id: await sendTestEvent(services.db.pool, principal.businessId, id) });
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: `${base}/:id/deliveries`,
+      resource: 'Webhook',
+      operationId: 'listWebhookDeliveries',
+      summary: 'List the deliveries of a webhook endpoint',
+      description: 'Newest first: the event, the attempts so far, the last outcome and the next attempt.',
+      query: listDeliveriesQuery,
+      responses: [{ status: 200, description: 'A slice of the deliveries', json: webhookDeliveryPageSchema }],
+      handler: async ({ res, principal, query: { limit, offset }, services, id }) => {
+        const result = await listDeliveries(services.db.pool, principal.businessId, id, { limit, offset });
+        res.json(offsetEnvelope(result.rows.map(toWebhookDeliveryResponse), result.total, limit, offset));
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: `${base}/:webhook_id/deliveries/:delivery_id/redeliver`,
+      resource: 'Delivery',
+      params: { webhook_id: 'The webhook endpoint', delivery_id: 'The delivery' },
+      operationId: 'redeliverWebhook',
+      summary: 'Send a delivery again',
+      description: 'Queued now with the same `webhook-id` and a fresh retry schedule.',
+      responses: [{ status: 202, description: 'Queued again', json: webhookDeliverySchema }],
+      handler: async ({ req, res, principal, services, id }) => {
+        const endpointId = idParam(req.params.webhook_id, 'Webhook');
+        const delivery = await redeliver(services.db.pool, principal.businessId, endpointId, id);
+        res.status(202).json(toWebhookDeliveryResponse(delivery));
+      },
+    }),
+  ],
+};

@@ -1,0 +1,93 @@
+import http from 'node:http';
+import https from 'node:https';
+import { guardedLookup, refusedHost } from './webhook.address.js';
+
+export interface SendOutcome {
+  /** The HTTP status, or null when no response came (refused, unreachable, timed out). */
+  status: number | null;
+  durationMs: number;
+  /** Seconds from Retry-After, on a 429 or 503 that gave one. */
+  retryAfterSeconds: number | null;
+  error: string | null;
+}
+
+export interface SendOptions {
+  /** Development and tests: loopback and private addresses may be reached. */
+  allowPrivateNetworks: boolean;
+  timeoutMs: number;
+}
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
+
+/** `Retry-After: 120` or an HTTP date, as seconds from `now`. */
+export function retryAfterSeconds(value: string | undefined, now: Date): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now.getTime()) / 1000));
+}
+
+/**
+ * POSTs one signed body. Redirects are not followed (a 3xx is a failure), nothing of the response
+ * body is kept, and the whole exchange up to the response headers must fit in `timeoutMs`.
+ */
+export function postWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+  now: Date,
+): Promise<SendOutcome> {
+  const started = performance.now();
+  const outcome = (status: number | null, error: string | null, retryAfter: number | null = null): SendOutcome => ({
+    status,
+    error,
+    retryAfterSeconds: retryAfter,
+    durationMs: Math.round(performance.now() - started),
+  });
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return Promise.resolve(outcome(null, 'not a valid URL'));
+  }
+  const agent = agents[url.protocol as keyof typeof agents] as http.Agent | undefined;
+  if (!agent) return Promise.resolve(outcome(null, `refused: ${url.protocol} is not http or https`));
+  if (!options.allowPrivateNetworks) {
+    const refused = refusedHost(url);
+    if (refused) return Promise.resolve(outcome(null, `refused: ${refused}`));
+  }
+  return new Promise((resolve) => {
+    const request = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      agent,
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'feedback-api-webhooks/1',
+      },
+      ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup }),
+    });
+    const timer = setTimeout(() => {
+      request.destroy(new Error(`no response within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    request.on('response', (response) => {
+      clearTimeout(timer);
+      response.resume(); // drained and dropped: only the status counts
+      const status = response.statusCode ?? 0;
+      const retryAfter =
+        status === 429 || status === 503 ? retryAfterSeconds(response.headers['retry-after'], now) : null;
+      resolve(outcome(status, status >= 200 && status < 300 ? null : `HTTP ${status}`, retryAfter));
+    });
+    request.on('error', (err) => {
+      clearTimeout(timer);
+      const refused = err.name === 'RefusedAddressError' ? 'refused: ' : '';
+      resolve(outcome(null, `${refused}${err.message}`.slice(0, 500)));
+    });
+    request.end(body);
+  });
+}

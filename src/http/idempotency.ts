@@ -1,0 +1,99 @@
+import type { Request, Response } from 'express';
+import { errorBody, type HttpError } from '../errors/http-error.js';
+import { parseIdempotencyKey } from '../idempotency/idempotency.key.js';
+import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store.js';
+import { clientErrorOf } from './error-handler.js';
+
+/** Refusals a retry may turn around (a credential, a permission, a limit): never stored. */
+const NOT_STORED = new Set([401, 403, 429]);
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Runs a write with its Idempotency-Key, when the request has one (docs/idempotency.md): a stored
+ * response is replayed without running it again; otherwise it runs in the key's transaction, and its
+ * response commits with its writes. Its 4xx refusals are stored too, in a transaction of their own;
+ * 401, 403, 429 and 5xx are not.
+ */
+export async function runIdempotently(
+  store: IdempotencyStore,
+  req: Request,
+  res: Response,
+  credential: string,
+  operation: () => Promise<void> | void,
+): Promise<void> {
+  const key = parseIdempotencyKey(req.get('Idempotency-Key'));
+  if (key === undefined) return operation();
+  const url = req.originalUrl;
+  const path = url.split('?', 1)[0]!;
+  const begun = await store.begin({ credential, method: req.method, path, url, body: req.body as unknown, key });
+  if ('replay' in begun) {
+    send(res, begun.replay, true);
+    return;
+  }
+  const { claim } = begun;
+  const capture = captureResponse(res);
+  let outcome: Awaited<ReturnType<typeof claim.run<StoredResponse>>>;
+  try {
+    outcome = await claim.run(async () => {
+      await operation();
+      return capture.response();
+    });
+  } catch (err) {
+    capture.restore();
+    const refusal = clientErrorOf(err);
+    const stored = refusal && !NOT_STORED.has(refusal.statusCode) ? errorResponse(refusal, req) : undefined;
+    await claim.rollBack(stored).catch(() => undefined);
+    throw err;
+  }
+  capture.restore();
+  await claim.commit(outcome.result);
+  send(res, outcome.result, false);
+  for (const callback of outcome.afterCommit) callback();
+}
+
+/** The body the error handler answers a refusal with, byte for byte. */
+function errorResponse(error: HttpError, req: Request): StoredResponse {
+  const body = errorBody(error.statusCode, error.message, error.code, req.id);
+  return { status: error.statusCode, contentType: JSON_TYPE, location: null, body: JSON.stringify(body) };
+}
+
+function send(res: Response, response: StoredResponse, replayed: boolean): void {
+  res.status(response.status);
+  if (response.location !== null) res.set('Location', response.location);
+  if (replayed) res.set('Idempotent-Replayed', 'true');
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  if (response.contentType !== null) res.set('Content-Type', response.contentType);
+  res.send(response.body);
+}
+
+/**
+ * Holds back what the operation answers, so that it is sent only once stored and committed: the
+ * response methods handlers use are shadowed on this response until restored.
+ */
+function captureResponse(res: Response) {
+  let captured: StoredResponse | undefined;
+  const take = (body: string | null, contentType: string | null) => {
+    captured = { status: res.statusCode, contentType, location: res.get('Location') ?? null, body };
+    return res;
+  };
+  const shadow = res as unknown as Record<'json' | 'send' | 'end', (value?: unknown) => Response>;
+  shadow.json = (value) => take(JSON.stringify(value), JSON_TYPE);
+  shadow.send = (value) => {
+    if (typeof value !== 'string') throw new Error('An idempotent operation answers JSON, text or nothing');
+    return take(value, res.get('Content-Type') ?? 'text/html; charset=utf-8');
+  };
+  shadow.end = () => take(null, null);
+  return {
+    response(): StoredResponse {
+      if (!captured) throw new Error('The operation sent no response');
+      return captured;
+    },
+    restore() {
+      for (const method of ['json', 'send', 'end']) Reflect.deleteProperty(res, method);
+    },
+  };
+}
