@@ -6,6 +6,8 @@ import type { PageRequest } from '../db/paging.js';
 import { notFound } from '../errors/http-error.js';
 import { sha256 } from '../shared/digest.js';
 import { newId } from '../shared/ids.js';
+import { toSuggestionDashboardResponse } from '../suggestions/suggestion.presenter.js';
+import { findSuggestion } from '../suggestions/suggestion.repository.js';
 import {
   addToUpvoteCount,
   deleteVote,
@@ -56,6 +58,16 @@ async function lockSuggestion(tx: Queryable, businessId: string, suggestionId: s
   if (!suggestion || (rules.publicOnly && !suggestion.visible)) throw notFound('Suggestion');
 }
 
+/** The vote's event (the feed and webhooks): the suggestion as read after it, and how its count moved. */
+async function votedEvent(tx: Queryable, businessId: string, suggestionId: string, upvoteCount: number, delta: 1 | -1) {
+  const row = (await findSuggestion(tx, businessId, suggestionId))!;
+  return {
+    type: 'suggestion.voted' as const,
+    object: toSuggestionDashboardResponse(row),
+    changes: { upvote_count: { from: upvoteCount - delta, to: upvoteCount } },
+  };
+}
+
 /**
  * Adds a vote once per voter. The suggestion is locked first, so the vote and its count change in one
  * transaction at a time: `upvote_count` always equals the number of votes, whatever the concurrency.
@@ -90,6 +102,7 @@ export async function castVote(
       entityType: 'suggestion',
       entityId: suggestionId,
       data: { vote_id: vote.id, voter_type: vote.voter_type, upvote_count: upvoteCount },
+      publish: await votedEvent(tx, businessId, suggestionId, upvoteCount, 1),
     });
     return { vote, created: true, upvoteCount };
   });
@@ -118,6 +131,7 @@ export async function withdrawVote(
       entityType: 'suggestion',
       entityId: suggestionId,
       data: { vote_id: vote.id, voter_type: vote.voter_type, upvote_count: upvoteCount },
+      publish: await votedEvent(tx, businessId, suggestionId, upvoteCount, -1),
     });
     return { upvoteCount, removed: true };
   });

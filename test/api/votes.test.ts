@@ -126,6 +126,26 @@ describe.each(families)('votes in %s', (_family, prefixOf) => {
   });
 });
 
+describe('votes in the event feed', () => {
+  it('When a vote is added and taken back, then the feed has two suggestion.voted events with the count moving', async () => {
+    const t = await buildTenant(ctx.db);
+    const s = await buildSuggestion(ctx.db, t.business.id);
+    const path = `/api/v1/suggestions/${s.id}/votes`;
+    const vote = await ctx
+      .request()
+      .post(path)
+      .set('X-API-Key', t.write)
+      .send({ voter: { external_id: 'u' } });
+    await ctx.request().delete(`${path}/${vote.body.id}`).set('X-API-Key', t.write);
+    const feed = await ctx.request().get('/api/v1/events').set('X-API-Key', t.read);
+    const voted = feed.body.data.filter((e: { type: string }) => e.type === 'suggestion.voted');
+    expect(voted.map((e: { data: { changes: unknown } }) => e.data.changes)).toEqual([
+      { upvote_count: { from: 0, to: 1 } },
+      { upvote_count: { from: 1, to: 0 } },
+    ]);
+  });
+});
+
 describe('the vote count under concurrency', () => {
   it('When 100 different voters vote at once, then the count is 100, and 0 once all are taken back at once', async () => {
     const t = await buildTenant(ctx.db);
