@@ -27,5 +27,7 @@ export default tseslint.config(
     },
   },
   { files: ['eslint.config.js', '.dependency-cruiser.cjs'], ...tseslint.configs.disableTypeChecked },
+  // The public page's one browser script (no build step): plain JavaScript, not in the TS project.
+  { files: ['web/**/*.js'], ...tseslint.configs.disableTypeChecked },
   { files: ['.dependency-cruiser.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } } },
 );

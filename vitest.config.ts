@@ -12,6 +12,7 @@ const EMBEDDED_ONLY = [
   'test/openapi/contract.test.ts',
   'test/openapi/routes.test.ts',
   'test/openapi/docs.browser.test.ts',
+  'test/api/public-page.browser.test.ts',
 ];
 
 export default defineConfig({

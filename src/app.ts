@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -12,11 +13,13 @@ import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { createRateLimiters, type RateLimiters } from './http/rate-limit.js';
 import { requestLogging } from './http/request-logging.js';
 import type { Metrics } from './metrics/metrics.js';
-import { RouteTable } from './http/route.js';
+import { RouteTable, type Services } from './http/route.js';
 import { IdempotencyStore, type IdempotencyOptions } from './idempotency/idempotency.store.js';
 import { MailSender, type Mailer } from './mail/mail.sender.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { docsPages } from './openapi/openapi.routes.js';
+import { publicPages } from './public-page/page.pages.js';
+import { ScanCounter } from './public-page/scan-counter.js';
 import { apiDocument, ROUTES } from './routes.js';
 
 export interface AppDeps {
@@ -39,6 +42,11 @@ export interface AppDeps {
    * retries; by default one that sends each message right after its transaction, without retries.
    */
   mail?: Mailer;
+  /**
+   * The public feedback page: its clock (tests move it past the form's minimum fill time) and its scan
+   * counter (main.ts flushes it on shutdown); by default the real clock and a counter flushing every 10 s.
+   */
+  publicPage?: { now?: () => number; scans?: ScanCounter };
   /** Idempotency-Key: the clock and a test hook; the retention is IDEMPOTENCY_TTL_HOURS. */
   idempotency?: Partial<IdempotencyOptions>;
 }
@@ -52,6 +60,7 @@ export function createApp({
   loginThrottle,
   metrics,
   mail,
+  publicPage = {},
   idempotency,
 }: AppDeps): Express {
   const app = express();
@@ -90,7 +99,8 @@ export function createApp({
     cacheBytes,
     metrics?.listCacheObserver(() => lists.bytes),
   );
-  const routes = new RouteTable(ROUTES, {
+  const scans = publicPage.scans ?? new ScanCounter(db.pool, logger);
+  const services: Services = {
     db,
     idempotency: new IdempotencyStore(db.pool, {
       ttlHours: config.IDEMPOTENCY_TTL_HOURS ?? 24,
@@ -106,7 +116,14 @@ export function createApp({
     webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
     isReady,
     document: () => document,
-  });
+    publicPage: {
+      now: publicPage.now ?? Date.now,
+      formKey: config.PAGE_FORM_SECRET ? Buffer.from(config.PAGE_FORM_SECRET) : randomBytes(32),
+      minFillMs: (config.PAGE_MIN_FILL_SECONDS ?? 3) * 1000,
+      countScan: (qrCodeId, businessId, at) => scans.count(qrCodeId, businessId, at),
+    },
+  };
+  const routes = new RouteTable(ROUTES, services);
 
   // No credential and no rate limit, and available while the service is still starting.
   app.use(routes.mount(['open']), docsPages());
@@ -125,6 +142,14 @@ export function createApp({
   app.use('/auth', routes.mount(['session'], '/auth', authenticated(sessionAuth(db.pool))));
   app.use('/auth', routes.mount(['public'], '/auth', [limiters.holdWhileInFlight]));
   app.use('/invites', routes.mount(['public'], '/invites', [limiters.holdWhileInFlight]));
+
+  // The public feedback page (no credential): budgets per address, reads apart from writes.
+  app.use(publicPages(services, limiters.pageBudget));
+  const pageReads = limiters.pageBudget('read', 'json');
+  const pageWrites = limiters.pageBudget('write', 'json');
+  const pageBudget: RequestHandler = (req, res, next) =>
+    (req.method === 'GET' ? pageReads : pageWrites)(req, res, next);
+  app.use('/public', routes.mount(['public'], '/public', [pageBudget]));
 
   const business = express.Router({ mergeParams: true });
   business.use(authenticated(businessAuth(db.pool)), routes.mount(['business'], '/businesses/:business_id'));

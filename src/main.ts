@@ -14,6 +14,7 @@ import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { MailSender } from './mail/mail.sender.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { Metrics } from './metrics/metrics.js';
+import { ScanCounter } from './public-page/scan-counter.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
   const rateLimiters = createRateLimiters({
     limit: config.RATE_LIMIT_PER_MINUTE,
     failedAuthLimit: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,
+    pageWriteLimit: config.PAGE_WRITES_PER_MINUTE,
+    pageReadLimit: config.PAGE_READS_PER_MINUTE,
     redis: config.REDIS_URL ? { url: config.REDIS_URL } : undefined,
     logger,
   });
@@ -49,7 +52,18 @@ async function main(): Promise<void> {
   });
 
   let ready = false;
-  const app = createApp({ db, logger, config, isReady: () => ready, rateLimiters, metrics, mail });
+  // Page opens of QR codes are counted in memory and written every 10 s, and once more on shutdown.
+  const scans = new ScanCounter(db.pool, logger);
+  const app = createApp({
+    db,
+    logger,
+    config,
+    isReady: () => ready,
+    rateLimiters,
+    metrics,
+    mail,
+    publicPage: { scans },
+  });
   const server = createHttpServer(app, {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
@@ -81,6 +95,7 @@ async function main(): Promise<void> {
     await stopPurge();
     await webhooks.stop();
     await rateLimiters.close();
+    await scans.close();
     await db.close();
     logger.info('stopped');
     process.exit(0);

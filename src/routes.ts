@@ -12,12 +12,14 @@ import { issueBusinessRoutes } from './issues/issue.business.routes.js';
 import { issueV1Routes } from './issues/issue.v1.routes.js';
 import { locationFeature } from './locations/location.routes.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
+import { publicPageFeature } from './public-page/page.routes.js';
 import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
 import { serviceFeature } from './service/service.routes.js';
 import { sessionFeature } from './sessions/session.routes.js';
 import { suggestionBusinessRoutes } from './suggestions/suggestion.business.routes.js';
 import { suggestionV1Routes } from './suggestions/suggestion.v1.routes.js';
 import { teamFeature } from './team/team.routes.js';
+import { voteFeature } from './votes/vote.routes.js';
 
 /**
  * Every route of the service, declared once each, in the order the reference shows them: app.ts
@@ -29,6 +31,8 @@ export const FEATURES: Feature[] = [
   issueV1Routes,
   issueBusinessRoutes,
   commentFeature,
+  voteFeature,
+  publicPageFeature,
   exportFeature,
   businessFeature,
   locationFeature,

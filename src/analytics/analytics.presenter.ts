@@ -45,5 +45,17 @@ export function toAnalyticsOverviewResponse(overview: Overview): AnalyticsOvervi
       last_30_days: { suggestions: recentSuggestions[1] ?? 0, issues: recentIssues[1] ?? 0 },
     },
     recent_activity: overview.activity.map(toActivity),
+    public_page: {
+      last_30_days: {
+        scans: overview.page.reduce((sum, row) => sum + row.scans, 0),
+        submissions: overview.page.reduce((sum, row) => sum + row.submissions, 0),
+        by_location: overview.page.map((row) => ({
+          location_id: row.location_id,
+          name: row.name,
+          scans: row.scans,
+          submissions: row.submissions,
+        })),
+      },
+    },
   };
 }

@@ -27,3 +27,43 @@ export async function latestActivity(db: Queryable, businessId: string, limit: n
   );
   return rows;
 }
+
+export interface LocationPageRow {
+  location_id: string | null;
+  name: string | null;
+  scans: number;
+  submissions: number;
+}
+
+/**
+ * Per location (null: codes and feedback with none), page opens and feedback posted from the page in
+ * the last 30 days. Locations with neither are left out.
+ */
+export async function pageFiguresByLocation(db: Queryable, businessId: string): Promise<LocationPageRow[]> {
+  const { rows } = await db.query<LocationPageRow>(
+    /* sql */ `
+    WITH scans AS (
+      SELECT q.location_id, sum(s.scans) AS scans
+      FROM qr_code_scans s
+      JOIN qr_codes q ON q.id = s.qr_code_id
+      WHERE s.business_id = $1
+        AND s.day > (now() AT TIME ZONE 'UTC')::date - 30
+      GROUP BY q.location_id
+    ), submissions AS (
+      SELECT location_id, count(*) AS submissions
+      FROM suggestions
+      WHERE business_id = $1
+        AND source = 'qr_code'
+        AND created_at > now() - interval '30 days'
+      GROUP BY location_id
+    )
+    SELECT f.location_id, l.name, COALESCE(sc.scans, 0) AS scans, COALESCE(su.submissions, 0) AS submissions
+    FROM (SELECT location_id FROM scans UNION SELECT location_id FROM submissions) AS f
+    LEFT JOIN scans sc ON sc.location_id IS NOT DISTINCT FROM f.location_id
+    LEFT JOIN submissions su ON su.location_id IS NOT DISTINCT FROM f.location_id
+    LEFT JOIN locations l ON l.business_id = $1 AND l.id = f.location_id
+    ORDER BY l.name NULLS LAST`,
+    [businessId],
+  );
+  return rows;
+}

@@ -38,6 +38,21 @@ export const analyticsOverviewSchema = z
       last_30_days: z.object({ suggestions: count, issues: count }),
     }),
     recent_activity: z.array(activitySchema).max(20).meta({ description: 'Newest first' }),
+    public_page: z
+      .object({
+        last_30_days: z.object({
+          scans: count,
+          submissions: count,
+          by_location: z
+            .array(
+              z.object({ location_id: uuid.nullable(), name: z.string().nullable(), scans: count, submissions: count }),
+            )
+            .meta({
+              description: 'Locations with scans or feedback; `location_id: null` for codes and feedback with none',
+            }),
+        }),
+      })
+      .meta({ description: 'QR code scans (page opens) and feedback posted from the public page' }),
   })
   .meta({
     id: 'AnalyticsOverview',
@@ -70,6 +85,13 @@ export const analyticsOverviewSchema = z
             created_at: EXAMPLE.updatedAt,
           },
         ],
+        public_page: {
+          last_30_days: {
+            scans: 312,
+            submissions: 27,
+            by_location: [{ location_id: EXAMPLE.locationId, name: 'Terrace', scans: 312, submissions: 27 }],
+          },
+        },
       },
     ],
   });

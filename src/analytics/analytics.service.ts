@@ -6,7 +6,12 @@ import {
   type SentimentTotals,
   type StatusCount,
 } from '../counts/counts.repository.js';
-import { latestActivity, type ActivityRow } from './analytics.repository.js';
+import {
+  latestActivity,
+  pageFiguresByLocation,
+  type ActivityRow,
+  type LocationPageRow,
+} from './analytics.repository.js';
 
 const RECENT_ACTIVITY = 20;
 const DAY_MS = 86_400_000;
@@ -19,6 +24,8 @@ export interface Overview {
   recentSuggestions: number[];
   recentIssues: number[];
   activity: ActivityRow[];
+  /** The public feedback page over 30 days, per location. */
+  page: LocationPageRow[];
 }
 
 /**
@@ -28,13 +35,14 @@ export interface Overview {
 export async function analyticsOverview(pool: pg.Pool, businessId: string): Promise<Overview> {
   const now = Date.now();
   const windows = [new Date(now - 7 * DAY_MS), new Date(now - 30 * DAY_MS)];
-  const [suggestions, issues, sentiments, recentSuggestions, recentIssues, activity] = await Promise.all([
+  const [suggestions, issues, sentiments, recentSuggestions, recentIssues, activity, page] = await Promise.all([
     countByStatus(pool, businessId, 'suggestion'),
     countByStatus(pool, businessId, 'issue'),
     sentimentTotals(pool, businessId),
     countCreatedSince(pool, 'suggestion', businessId, windows, { inclusive: true }),
     countCreatedSince(pool, 'issue', businessId, windows, { inclusive: true }),
     latestActivity(pool, businessId, RECENT_ACTIVITY),
+    pageFiguresByLocation(pool, businessId),
   ]);
-  return { suggestions, issues, sentiments, recentSuggestions, recentIssues, activity };
+  return { suggestions, issues, sentiments, recentSuggestions, recentIssues, activity, page };
 }

@@ -55,6 +55,13 @@ const envFields = z.object({
   METRICS_HOST: z.preprocess(emptyAsUndefined, z.string().default('127.0.0.1')),
   /** Where the public feedback page lives: QR codes point at `<PUBLIC_BASE_URL>/f/<code>`. */
   PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).default('http://localhost:3000')),
+  /** The public feedback page's budgets per client address and minute: posts and votes, and page views. */
+  PAGE_WRITES_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(30)),
+  PAGE_READS_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(300)),
+  /** Feedback posted sooner than this after the form was shown is refused (bots fill forms at once). */
+  PAGE_MIN_FILL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(600).default(3)),
+  /** Signs the page's form tokens; set the same value on every instance behind one address. Random if unset. */
+  PAGE_FORM_SECRET: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
   /** How long the event feed keeps events (docs/events.md); older ones are purged in small batches. */
   EVENT_RETENTION_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3650).default(30)),
   /**

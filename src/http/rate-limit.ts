@@ -8,6 +8,7 @@ import {
   type Store,
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
+import { HttpError } from '../errors/http-error.js';
 import { FallbackStore, SharedRedis, type RedisOptions } from './rate-limit-store.js';
 
 export interface RateLimitOptions {
@@ -17,6 +18,9 @@ export interface RateLimitOptions {
   failedAuthLimit?: number;
   /** Fixed window length; a minute in production, shorter in tests. */
   windowMs?: number;
+  /** The public feedback page's budgets per client address and window: writes (posting, voting) and reads. */
+  pageWriteLimit?: number;
+  pageReadLimit?: number;
   /** Shared counters for several instances; in memory per instance when absent. */
   redis?: RedisOptions;
   logger: Logger;
@@ -42,11 +46,19 @@ export interface RateLimiters {
   holdWhileInFlight: RequestHandler;
   /** After the credential is identified (even when it is then refused with a 403): every request counts. */
   perCredential: RequestHandler;
+  /**
+   * The public feedback page's budget per address, for its reads or its writes. A refused JSON request
+   * gets the spec's 429; a page (`html`) gets the error passed on, for the page to render, with the same
+   * Retry-After.
+   */
+  pageBudget: (kind: 'read' | 'write', answer: 'json' | 'html') => RequestHandler;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
 
 const DEFAULT_FAILED_AUTH_LIMIT = 30;
+const DEFAULT_PAGE_WRITE_LIMIT = 30;
+const DEFAULT_PAGE_READ_LIMIT = 300;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -201,9 +213,39 @@ export function createRateLimiters(options: RateLimitOptions): RateLimiters {
     },
   });
 
+  const pageLimiter = (kind: 'read' | 'write', limit: number) => {
+    const store = storeFor(`page-${kind}`);
+    return (answer: 'json' | 'html') =>
+      rateLimit({
+        windowMs,
+        logger: loggerFor(options.logger),
+        passOnStoreError: true,
+        limit,
+        store,
+        keyGenerator: addressKey,
+        standardHeaders: false,
+        legacyHeaders: false,
+        handler: (req, res, next, handlerOptions) => {
+          const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[
+            handlerOptions.requestPropertyName
+          ];
+          const seconds = secondsUntilReset(info?.resetTime, windowMs);
+          const message = `Too many ${kind === 'write' ? 'posts and votes' : 'page views'} from this address; retry in ${seconds} s`;
+          if (answer === 'json') return sendTooMany(res, seconds, message);
+          next(new HttpError(429, message, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': String(seconds) }));
+        },
+      });
+  };
+  // One store per budget, shared by the JSON and HTML routes that spend it.
+  const pageBudgets = {
+    read: pageLimiter('read', options.pageReadLimit ?? DEFAULT_PAGE_READ_LIMIT),
+    write: pageLimiter('write', options.pageWriteLimit ?? DEFAULT_PAGE_WRITE_LIMIT),
+  };
+
   return {
     ...failures,
     perCredential,
+    pageBudget: (kind, answer) => pageBudgets[kind](answer),
     async close() {
       for (const store of stores) await store.shutdown?.();
       await redis?.close();

@@ -34,6 +34,19 @@ export interface Services {
   isReady: () => boolean;
   /** The OpenAPI document, serialised. */
   document: () => string;
+  publicPage: PublicPageState;
+}
+
+/** The public feedback page's own state (src/public-page), made once per app by createApp. */
+export interface PublicPageState {
+  /** Milliseconds since the epoch; injectable, so tests need not wait out the form's minimum fill time. */
+  now: () => number;
+  /** Signs the form's tokens. */
+  formKey: Buffer;
+  /** Feedback posted sooner than this after its form was shown is refused. */
+  minFillMs: number;
+  /** Counts one open of a QR code's page; written in batches. */
+  countScan(qrCodeId: string, businessId: string, at: Date): void;
 }
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';

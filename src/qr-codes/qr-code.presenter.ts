@@ -14,5 +14,6 @@ export function toQrCodeResponse(qr: QrCodeRow, publicBaseUrl: string): QrCode {
     active: qr.active,
     created_at: qr.created_at.toISOString(),
     updated_at: qr.updated_at.toISOString(),
+    scans_last_30_days: qr.scans_last_30_days,
   };
 }

@@ -10,9 +10,15 @@ export interface QrCodeRow {
   active: boolean;
   created_at: Date;
   updated_at: Date;
+  scans_last_30_days: number;
 }
 
-const COLUMNS = 'id, code, label, location_id, active, created_at, updated_at';
+/** Page opens in the last 30 UTC days, today included, from the batched counts (src/public-page). */
+const SCANS = /* sql */ `(SELECT COALESCE(sum(s.scans), 0)
+    FROM qr_code_scans s
+    WHERE s.qr_code_id = qr_codes.id
+      AND s.day > (now() AT TIME ZONE 'UTC')::date - 30) AS scans_last_30_days`;
+const COLUMNS = `id, code, label, location_id, active, created_at, updated_at, ${SCANS}`;
 
 const conditions = (filter: { active?: boolean }): Condition[] => [['active = ?', filter.active]];
 

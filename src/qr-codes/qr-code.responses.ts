@@ -18,6 +18,9 @@ export const qrCodeSchema = z
     active: z.boolean(),
     created_at: timestamp,
     updated_at: timestamp,
+    scans_last_30_days: z.int().min(0).meta({
+      description: 'Opens of its feedback page in the last 30 days (UTC, today included); counted in batches',
+    }),
   })
   .meta({
     id: 'QrCode',
@@ -32,6 +35,7 @@ export const qrCodeSchema = z
         active: true,
         created_at: EXAMPLE.createdAt,
         updated_at: EXAMPLE.createdAt,
+        scans_last_30_days: 312,
       },
     ],
   });

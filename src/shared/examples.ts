@@ -16,6 +16,7 @@ export const EXAMPLE = {
   suggestionId: '0194b3f1-8d20-7b6a-a4c5-2f9e1d7c3b10',
   issueId: '0194b3f2-1a44-7c8e-b2d1-6e0f4a9c5d20',
   commentId: '0194b3f4-7b02-7f31-9c6e-0d2a8b5e1f34',
+  voteId: '0194b3f6-2c18-7d40-8a5b-6e1f0c9d3a42',
   locationId: '0194b2b1-33c7-7e05-a1f8-9b4d2c6e0a47',
   qrCodeId: '0194b2c8-6f19-7a2b-8e4c-5d1f3a7b9c58',
   apiKeyId: '0194b2d3-92ae-7c64-b0f7-2e8a6d4c1b69',

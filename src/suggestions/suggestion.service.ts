@@ -1,9 +1,10 @@
 import type pg from 'pg';
-import { recordActivity } from '../activity/activity.service.js';
+import { recordActivity, type Actor } from '../activity/activity.service.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
+import type { EntrySource } from '../shared/schemas.js';
 import { badRequest, notFound } from '../errors/http-error.js';
 import { locationExists } from '../locations/location.repository.js';
 import { fieldChanges } from '../shared/changes.js';
@@ -43,8 +44,10 @@ export async function getSuggestion(pool: pg.Pool, businessId: string, id: strin
  */
 export async function createSuggestion(
   pool: pg.Pool,
-  principal: Principal,
+  principal: Principal | Actor,
   input: CreateSuggestionBody,
+  /** Where it came from when not from the caller's credential: a QR code's page. */
+  source?: EntrySource,
 ): Promise<SuggestionRow> {
   const { businessId } = principal;
   const { sentiment, score } = analyzeSentiment(input.content);
@@ -67,7 +70,7 @@ export async function createSuggestion(
       visibility: input.visibility,
       reviewState: awaitsReview ? 'pending' : 'not_required',
       locationId: input.location_id ?? null,
-      source: principal.kind === 'api_key' ? 'api' : 'dashboard',
+      source: source ?? ('kind' in principal && principal.kind === 'api_key' ? 'api' : 'dashboard'),
     });
     await recordActivity(tx, principal, {
       type: 'suggestion.created',

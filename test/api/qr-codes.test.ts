@@ -34,6 +34,7 @@ describe('/businesses/:id/qr-codes', () => {
       'active',
       'created_at',
       'updated_at',
+      'scans_last_30_days',
     ]);
     expect(qr).toMatchObject({ label: 'Table 4', active: true, location_id: location.id });
     expect(qr.code).toMatch(/^[0-9A-Za-z]{10}$/);

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useOtherApps, useTestApp, type OtherApp, type OtherAppOptions } from '../support/app.js';
-import { buildApiKey, buildTenant } from '../support/factories.js';
+import { buildApiKey, buildQrCode, buildSuggestion, buildTenant } from '../support/factories.js';
 import { ThrowAwayRedis } from '../support/redis.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -49,6 +49,25 @@ describe.skipIf(!redisUrl)('Rate limit shared through Redis', () => {
     expect(statuses).toEqual(Array(60).fill(200));
     expect((await get(a, t.read)).status).toBe(429);
     expect((await get(b, t.read)).status).toBe(429);
+  });
+
+  it('When two instances share one Redis, then an address spends one page write budget across both', async () => {
+    const shared = { url: redisUrl ?? '', prefix: `${prefix}page-${randomUUID()}:` };
+    const [a, b] = await twoInstances({ limit: 60, pageWriteLimit: 4, redis: shared });
+    const t = await buildTenant(ctx.db);
+    const qr = await buildQrCode(ctx.db, t.business.id);
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    const vote = (app: OtherApp) =>
+      app
+        .request()
+        .post(`/public/suggestions/${s.id}/vote`)
+        .set('Origin', 'http://localhost:3000')
+        .send({ code: qr.code });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await vote(i % 2 === 0 ? a : b)).status);
+    expect(statuses.every((status) => status === 200 || status === 201)).toBe(true);
+    expect((await vote(a)).status).toBe(429);
+    expect((await vote(b)).status).toBe(429);
   });
 
   it('When counters are stored in Redis, then they are named by key id, never by the secret', async () => {

@@ -27,8 +27,18 @@ function expressRoutes(stack: Layer[], prefix = ''): string[] {
   });
 }
 
-/** The pages of the interactive reference: HTML and assets, not operations of the API. */
-const PAGES = ['GET /docs', 'GET /docs/init.js', 'GET /docs/:asset'];
+/** The pages of the interactive reference and the public feedback page: HTML and assets, not operations of the API. */
+const PAGES = [
+  'GET /docs',
+  'GET /docs/init.js',
+  'GET /docs/:asset',
+  'GET /',
+  'GET /f/:code',
+  'POST /f/:code',
+  'POST /f/:code/votes/:id',
+];
+/** The feedback page's stylesheet and script, named by their content's hash. */
+const isPage = (route: string) => PAGES.includes(route) || /^GET \/assets\/page\.[0-9a-f]{12}\.(css|js)$/.test(route);
 
 // The app is only built and walked, never asked anything: no database is needed.
 const db = { mode: 'embedded', pool: {}, ping: () => Promise.resolve(true) } as unknown as Database;
@@ -41,7 +51,7 @@ describe('routes and the document', () => {
     const documented = Object.entries(apiDocument().paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
-    expect(served.filter((route) => !PAGES.includes(route)).sort()).toEqual(documented.sort());
+    expect(served.filter((route) => !isPage(route)).sort()).toEqual(documented.sort());
     expect(served).toEqual(expect.arrayContaining(PAGES));
     // each registered once
     expect(new Set(served).size).toBe(served.length);

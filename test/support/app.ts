@@ -45,7 +45,13 @@ export function useTestApp(): TestContext {
   beforeAll(async () => {
     db = await openTestDatabase();
     // Limits are tested on apps of their own (useOtherApps); here they must never get in the way.
-    const rateLimiters = createRateLimiters({ limit: 100_000, failedAuthLimit: 100_000, logger });
+    const rateLimiters = createRateLimiters({
+      limit: 100_000,
+      failedAuthLimit: 100_000,
+      pageWriteLimit: 100_000,
+      pageReadLimit: 100_000,
+      logger,
+    });
     app = createApp({ db, logger, rateLimiters });
   });
   afterAll(async () => {

@@ -34,8 +34,11 @@ export interface ReceivedResponse {
   text?: string;
 }
 
-/** The reference page and its assets are a page for people, not part of the API the document describes. */
-const OUTSIDE_THE_API = /^\/docs(\/|$)/;
+/**
+ * Pages for people, not part of the API the document describes: the reference and its assets, the
+ * landing page, the public feedback pages (`/f/<code>`, their JSON side is in the document) and their assets.
+ */
+const OUTSIDE_THE_API = /^\/(docs(\/|$)|f\/|assets\/|$)/;
 
 /**
  * Answers a path or method no route has can only come from what runs before routing: the

@@ -1,0 +1,220 @@
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
+import type { z } from 'zod';
+import { HttpError } from '../errors/http-error.js';
+import { idParam } from '../http/params.js';
+import type { Services } from '../http/route.js';
+import type { CodeTarget } from './page.repository.js';
+import { toPublicSuggestion } from './page.presenter.js';
+import { feedbackForm, pageQuery, qrCodeParam, voteForm } from './page.schemas.js';
+import {
+  assertHumanPost,
+  assertSameOrigin,
+  ensureVoterToken,
+  issueFormToken,
+  readVoterToken,
+} from './page.security.js';
+import {
+  findShownSuggestion,
+  listPublicSuggestions,
+  openCode,
+  PAGE_SIZE,
+  postFeedback,
+  setPageVote,
+} from './page.service.js';
+import { ASSETS, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
+
+type Budget = (kind: 'read' | 'write', answer: 'json' | 'html') => RequestHandler;
+
+/** Only this origin, no inline script or style, forms that post here only, never framed. */
+const contentPolicy = helmet.contentSecurityPolicy({
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    baseUri: ["'none'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    imgSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    scriptSrcAttr: ["'none'"],
+    styleSrc: ["'self'"],
+  },
+});
+
+/**
+ * helmet's `no-referrer` makes Chromium send `Origin: null` with the page's own form posts, which the
+ * same-origin check must refuse; `same-origin` still sends nothing to other sites.
+ */
+const pagePolicy: RequestHandler = (req, res, next) => {
+  res.set('Referrer-Policy', 'same-origin');
+  contentPolicy(req, res, next);
+};
+
+/** The page's forms: small urlencoded bodies, no nesting. */
+const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+
+const codeOf = (req: Request): string => {
+  const parsed = qrCodeParam.safeParse(req.params.code);
+  if (!parsed.success) throw new HttpError(404, 'Feedback page not found', 'NOT_FOUND');
+  return parsed.data;
+};
+
+/** Empty optional fields of a form mean "not given", as in the API. */
+function formFields(body: unknown): Record<string, unknown> {
+  const fields = { ...((body ?? {}) as Record<string, unknown>) };
+  for (const name of ['customer_name', 'customer_email', 'website']) if (fields[name] === '') delete fields[name];
+  return fields;
+}
+
+/** What a customer is told when a field is wrong: in words, naming the field. */
+function formError(error: z.ZodError): string {
+  const field = error.issues[0]?.path[0];
+  if (field === 'content') return 'Please write your feedback: up to 2000 characters.';
+  if (field === 'customer_email') return 'That email address does not look right.';
+  if (field === 'customer_name') return 'Your name can be at most 200 characters.';
+  return 'Your feedback could not be accepted: reload the page and try again.';
+}
+
+interface PageState {
+  sort: PageView['sort'];
+  offset: number;
+  thanks?: 'shown' | 'review';
+  thankedId?: string;
+  form?: Partial<PageView['form']>;
+}
+
+async function sendPage(
+  req: Request,
+  res: Response,
+  services: Services,
+  code: string,
+  target: CodeTarget,
+  state: PageState,
+  status = 200,
+) {
+  const pool = services.db.pool;
+  const voter = readVoterToken(req);
+  const { items, total } = await listPublicSuggestions(pool, target, state.sort, state.offset, voter);
+  const thanked = state.thankedId ? await findShownSuggestion(pool, target, state.thankedId, voter) : null;
+  const next = state.offset + PAGE_SIZE;
+  const html = renderPage({
+    code,
+    business_name: target.business_name,
+    location_name: target.location_name,
+    sort: state.sort,
+    offset: state.offset,
+    next_offset: next < total ? next : null,
+    items: items.map(toPublicSuggestion),
+    thanks: state.thanks,
+    thanked: thanked ? toPublicSuggestion(thanked) : null,
+    form: { token: issueFormToken(services.publicPage, code), ...state.form },
+  });
+  res.status(status).type('html').send(html);
+}
+
+const MESSAGES: Record<number, [string, string]> = {
+  400: ['Something is not right', 'The request could not be understood.'],
+  403: ['Not allowed', 'This can only be sent from the feedback page itself.'],
+  404: ['Page not found', 'There is no feedback page here. Check the code you scanned.'],
+  410: ['This code is no longer active', 'This QR code is no longer in use. Please ask the staff for a current one.'],
+  429: ['Too many requests', 'Too many requests came from your network.'],
+};
+
+/**
+ * Errors on the pages are pages too, with the right status (a 404, the inactive code's 410, a 429
+ * with Retry-After); a client that asks for JSON gets the service's JSON errors instead.
+ */
+const pageErrors: ErrorRequestHandler = (err: unknown, req, res, next) => {
+  if (req.accepts(['html', 'json']) === 'json' || res.headersSent) return next(err);
+  const status =
+    err instanceof HttpError
+      ? err.statusCode
+      : typeof (err as { status?: unknown }).status === 'number' && (err as { status: number }).status < 500
+        ? 400
+        : 500;
+  if (status >= 500) req.log.error({ err }, 'public page error');
+  if (err instanceof HttpError) res.set(err.headers);
+  const [heading, message] = MESSAGES[status] ?? ['Something went wrong', 'Please try again in a moment.'];
+  res
+    .status(status)
+    .type('html')
+    .send(renderMessage(heading, message, res.get('Retry-After')));
+};
+
+/**
+ * The HTML pages: the landing page at `/`, and the feedback page behind every QR code at `/f/<code>`
+ * with its two forms (feedback, and votes for browsers without JavaScript), which post and redirect.
+ * Pages, not API operations: like /docs they are not in the OpenAPI document; their JSON side is.
+ */
+export function publicPages(services: Services, budget: Budget): Router {
+  const router = Router();
+  const read = budget('read', 'html');
+  const write = budget('write', 'html');
+  const pool = services.db.pool;
+
+  for (const { path, body, type } of ASSETS) {
+    router.get(path, (_req, res) => {
+      res.set('Cache-Control', 'public, max-age=31536000, immutable').type(type).send(body);
+    });
+  }
+
+  router.get('/', pagePolicy, read, (_req, res) => {
+    res.type('html').send(renderLanding());
+  });
+
+  router.get('/f/:code', pagePolicy, read, async (req, res) => {
+    const code = codeOf(req);
+    const target = await openCode(pool, code);
+    const query = pageQuery.parse(req.query);
+    if (!query.thanks)
+      services.publicPage.countScan(target.qr_code_id, target.business_id, new Date(services.publicPage.now()));
+    await sendPage(req, res, services, code, target, {
+      sort: query.sort,
+      offset: query.offset,
+      thanks: query.thanks,
+      thankedId: query.s,
+    });
+  });
+
+  router.post('/f/:code', pagePolicy, write, formBody, async (req, res) => {
+    assertSameOrigin(req, services.publicBaseUrl);
+    const code = codeOf(req);
+    const target = await openCode(pool, code);
+    const fields = formFields(req.body);
+    const values = {
+      content: typeof fields.content === 'string' ? fields.content : '',
+      customer_name: typeof fields.customer_name === 'string' ? fields.customer_name : '',
+      customer_email: typeof fields.customer_email === 'string' ? fields.customer_email : '',
+    };
+    const parsed = feedbackForm.safeParse(fields);
+    const refuse = (error: string) =>
+      sendPage(req, res, services, code, target, { sort: 'trending', offset: 0, form: { ...values, error } }, 400);
+    if (!parsed.success) return refuse(formError(parsed.error));
+    try {
+      assertHumanPost(services.publicPage, code, parsed.data);
+    } catch (err) {
+      if (err instanceof HttpError) return refuse(err.message);
+      throw err;
+    }
+    const posted = await postFeedback(pool, target, parsed.data);
+    const thanks = posted.awaitingReview ? 'thanks=review' : `thanks=shown&s=${posted.id}`;
+    res.redirect(303, `/f/${code}?${thanks}`);
+  });
+
+  router.post('/f/:code/votes/:id', pagePolicy, write, formBody, async (req, res) => {
+    assertSameOrigin(req, services.publicBaseUrl);
+    const code = codeOf(req);
+    const target = await openCode(pool, code);
+    const id = idParam(req.params.id, 'Suggestion');
+    const form = voteForm.safeParse(req.body ?? {});
+    if (!form.success) throw new HttpError(400, 'Bad vote form', 'BAD_REQUEST');
+    await setPageVote(pool, target, id, ensureVoterToken(req, res), form.data.action === 'add');
+    const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
+    res.redirect(303, `/f/${code}?${back}#s-${id}`);
+  });
+
+  router.use(pageErrors);
+  return router;
+}

@@ -1,0 +1,121 @@
+import type { Queryable } from '../db/database.js';
+import type { SuggestionStatus } from '../shared/schemas.js';
+import { PUBLICLY_VISIBLE } from '../votes/vote.repository.js';
+
+/** What a scanned code leads to: its business and location, by name. */
+export interface CodeTarget {
+  qr_code_id: string;
+  business_id: string;
+  business_name: string;
+  location_id: string | null;
+  location_name: string | null;
+  active: boolean;
+}
+
+export async function findCodeTarget(db: Queryable, code: string): Promise<CodeTarget | null> {
+  const { rows } = await db.query<CodeTarget>(
+    /* sql */ `
+    SELECT q.id AS qr_code_id, q.business_id, b.name AS business_name, q.location_id, l.name AS location_name,
+      q.active
+    FROM qr_codes q
+    JOIN businesses b ON b.id = q.business_id
+    LEFT JOIN locations l ON l.business_id = q.business_id AND l.id = q.location_id
+    WHERE q.code = $1`,
+    [code],
+  );
+  return rows[0] ?? null;
+}
+
+/** A suggestion as the page shows it: never an email, never anything internal. */
+export interface PublicSuggestionRow {
+  id: string;
+  content: string;
+  status: Exclude<SuggestionStatus, 'rejected'>;
+  customer_name: string | null;
+  upvote_count: number;
+  created_at: Date;
+}
+
+export type PublicSort = 'trending' | 'top' | 'new';
+
+/**
+ * Trending: (votes + 1) / (hours since posted + 2)^1.5, the Hacker News gravity formula: a vote
+ * counts most while the suggestion is new, so fresh ideas can climb past old favourites. Constants only.
+ */
+const ORDERS: Record<PublicSort, string> = {
+  trending: /* sql */ `(upvote_count + 1) / power(extract(epoch FROM (now() - created_at)) / 3600 + 2, 1.5) DESC,
+      created_at DESC, id DESC`,
+  top: 'upvote_count DESC, created_at DESC, id DESC',
+  new: 'created_at DESC, id DESC',
+};
+
+const PUBLIC_COLUMNS = 'id, content, status, customer_name, upvote_count, created_at';
+
+export async function findPublicSuggestions(
+  db: Queryable,
+  businessId: string,
+  window: { sort: PublicSort; limit: number; offset: number },
+): Promise<{ rows: PublicSuggestionRow[]; total: number }> {
+  const [{ rows }, count] = await Promise.all([
+    db.query<PublicSuggestionRow>(
+      /* sql */ `
+      SELECT ${PUBLIC_COLUMNS}
+      FROM suggestions
+      WHERE business_id = $1
+        AND ${PUBLICLY_VISIBLE}
+      ORDER BY ${ORDERS[window.sort]}
+      LIMIT $2
+      OFFSET $3`,
+      [businessId, window.limit, window.offset],
+    ),
+    db.query<{ total: number }>(
+      /* sql */ `
+      SELECT count(*)::int AS total
+      FROM suggestions
+      WHERE business_id = $1
+        AND ${PUBLICLY_VISIBLE}`,
+      [businessId],
+    ),
+  ]);
+  return { rows, total: count.rows[0]!.total };
+}
+
+export async function findPublicSuggestion(
+  db: Queryable,
+  businessId: string,
+  id: string,
+): Promise<PublicSuggestionRow | null> {
+  const { rows } = await db.query<PublicSuggestionRow>(
+    /* sql */ `
+    SELECT ${PUBLIC_COLUMNS}
+    FROM suggestions
+    WHERE business_id = $1
+      AND id = $2
+      AND ${PUBLICLY_VISIBLE}`,
+    [businessId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export interface ScanCount {
+  qrCodeId: string;
+  businessId: string;
+  /** UTC day, YYYY-MM-DD */
+  day: string;
+  scans: number;
+}
+
+/** Adds a batch of counts in one statement; codes deleted since they were counted are skipped. */
+export async function addScans(db: Queryable, counts: ScanCount[]): Promise<void> {
+  await db.query(
+    /* sql */ `
+    INSERT INTO qr_code_scans AS s (qr_code_id, business_id, day, scans)
+    SELECT q.id, q.business_id, c.day, c.scans
+    FROM unnest($1::uuid[], $2::date[], $3::bigint[]) AS c (qr_code_id, day, scans)
+    JOIN qr_codes q ON q.id = c.qr_code_id
+    ORDER BY q.id, c.day
+    ON CONFLICT (qr_code_id, day)
+    DO UPDATE SET scans = s.scans + EXCLUDED.scans`,
+    [counts.map((c) => c.qrCodeId), counts.map((c) => c.day), counts.map((c) => c.scans)],
+  );
+}

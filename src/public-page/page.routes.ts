@@ -1,0 +1,146 @@
+import { defineRoute, type Feature, type Services } from '../http/route.js';
+import { toPublicSuggestion } from './page.presenter.js';
+import { pageVoteSchema, postedFeedbackSchema, publicPageSchema } from './page.responses.js';
+import { listPublicQuery, postFeedbackBody, unvoteQuery, voteBody } from './page.schemas.js';
+import {
+  assertHumanPost,
+  assertSameOrigin,
+  ensureVoterToken,
+  issueFormToken,
+  readVoterToken,
+} from './page.security.js';
+import { listPublicSuggestions, openCode, PAGE_SIZE, postFeedback, setPageVote } from './page.service.js';
+
+const common = { tag: 'Public feedback page', guard: 'public' } as const;
+const suggestionParam = { id: 'A suggestion the page shows; any other id is a 404' };
+
+/** Writes come only from the page itself, as its forms do. */
+function sameOrigin(req: Parameters<typeof assertSameOrigin>[0], services: Services) {
+  assertSameOrigin(req, services.publicBaseUrl);
+}
+
+/**
+ * The JSON side of the page behind every QR code (`/f/<code>`): what its script calls, and what a
+ * client can call the same way. No credential; budgets per address; writes only from the page's origin.
+ */
+export const publicPageFeature: Feature = {
+  tags: [
+    {
+      name: 'Public feedback page',
+      description:
+        'The JSON side of the page customers reach by scanning a QR code (`/f/<code>`, HTML): its list, ' +
+        'posting feedback and voting. No credential; writes are refused unless they come from the page ' +
+        'itself (Origin or Referer of this service), and each address has a budget of writes and reads.',
+    },
+  ],
+  routes: [
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/public/suggestions',
+      operationId: 'listPublicSuggestions',
+      summary: 'List the suggestions a feedback page shows',
+      description:
+        'Public suggestions that need no review or were approved, never `rejected` ones, 20 at a time from ' +
+        '`offset`. `trending` ranks by (votes + 1) / (hours since posted + 2)^1.5; `top` by votes; `new` by ' +
+        'date. An unknown code is a 404, an inactive one a 410.',
+      query: listPublicQuery,
+      responses: [{ status: 200, description: 'One page of the suggestions', json: publicPageSchema }],
+      errors: [404, 410],
+      handler: async ({ req, res, query, services }) => {
+        const target = await openCode(services.db.pool, query.code);
+        const { items, total } = await listPublicSuggestions(
+          services.db.pool,
+          target,
+          query.sort,
+          query.offset,
+          readVoterToken(req),
+        );
+        const next = query.offset + PAGE_SIZE;
+        res.json({
+          business_name: target.business_name,
+          location_name: target.location_name,
+          sort: query.sort,
+          data: items.map(toPublicSuggestion),
+          total,
+          limit: PAGE_SIZE,
+          offset: query.offset,
+          next_offset: next < total ? next : null,
+          form_token: issueFormToken(services.publicPage, query.code),
+        });
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: '/public/suggestions',
+      operationId: 'postPublicFeedback',
+      summary: 'Leave feedback on a feedback page',
+      description:
+        'Becomes a `public` suggestion from the QR code, at its location. On a business that requires ' +
+        'approval it appears after review. Refused (400) when `website` is filled or when sent sooner ' +
+        'than a few seconds after `form_token` was issued.',
+      body: postFeedbackBody,
+      responses: [{ status: 201, description: 'Received', json: postedFeedbackSchema }],
+      errors: [403, 404, 410],
+      handler: async ({ req, res, body, services }) => {
+        sameOrigin(req, services);
+        const target = await openCode(services.db.pool, body.code);
+        assertHumanPost(services.publicPage, body.code, body);
+        const posted = await postFeedback(services.db.pool, target, body);
+        res.status(201).json({
+          id: posted.id,
+          awaiting_review: posted.awaitingReview,
+          suggestion: posted.item ? toPublicSuggestion(posted.item) : null,
+        });
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: '/public/suggestions/:id/vote',
+      resource: 'Suggestion',
+      params: suggestionParam,
+      operationId: 'votePublicSuggestion',
+      summary: 'Upvote a suggestion from a feedback page',
+      description:
+        'Once per browser: the voter is an anonymous token in an HttpOnly cookie (set here when missing), ' +
+        'stored only as a digest. 201 for a new vote, 200 when this browser had already voted.',
+      body: voteBody,
+      responses: [
+        { status: 201, description: 'Voted', json: pageVoteSchema },
+        { status: 200, description: 'This browser had already voted', json: pageVoteSchema },
+      ],
+      errors: [403, 410],
+      handler: async ({ req, res, body, services, id }) => {
+        sameOrigin(req, services);
+        const target = await openCode(services.db.pool, body.code);
+        const token = ensureVoterToken(req, res);
+        const outcome = await setPageVote(services.db.pool, target, id, token, true);
+        res
+          .status(outcome.changed ? 201 : 200)
+          .json({ suggestion_id: id, voted: true, upvote_count: outcome.upvoteCount });
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'delete',
+      path: '/public/suggestions/:id/vote',
+      resource: 'Suggestion',
+      params: suggestionParam,
+      operationId: 'unvotePublicSuggestion',
+      summary: 'Take back a vote from a feedback page',
+      description: "Removes this browser's vote, if it has one; the answer is the same either way.",
+      query: unvoteQuery,
+      responses: [{ status: 200, description: 'Not voted (any more)', json: pageVoteSchema }],
+      errors: [403, 410],
+      handler: async ({ req, res, query, services, id }) => {
+        sameOrigin(req, services);
+        const target = await openCode(services.db.pool, query.code);
+        const token = ensureVoterToken(req, res);
+        const outcome = await setPageVote(services.db.pool, target, id, token, false);
+        res.json({ suggestion_id: id, voted: false, upvote_count: outcome.upvoteCount });
+      },
+    }),
+  ],
+};

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { CUSTOMER_NAME_MAX, SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.schemas.js';
+import { email, nullToAbsent, optionalText, queryInt, text, uuid } from '../shared/schemas.js';
+
+/** A QR code's short code (10 base62 characters today; a little room for other lengths). */
+export const qrCodeParam = z
+  .string()
+  .regex(/^[0-9A-Za-z]{4,64}$/)
+  .meta({ description: "The QR code's short code, as in its URL `/f/<code>`" });
+
+export const publicSort = z.enum(['trending', 'top', 'new']).default('trending');
+
+/** Offset paging, 20 at a time; the last offset a "load more" can reach. */
+export const MAX_PUBLIC_OFFSET = 10_000;
+const offset = queryInt(0, MAX_PUBLIC_OFFSET).default(0);
+
+/** The HTML page's query: unknown parameters (a campaign's utm_*) are ignored, not refused. */
+export const pageQuery = z.object({
+  sort: publicSort.catch('trending'),
+  offset: offset.catch(0),
+  thanks: z.enum(['shown', 'review']).optional().catch(undefined),
+  s: uuid.optional().catch(undefined),
+});
+
+export const listPublicQuery = z.strictObject({ code: qrCodeParam, sort: publicSort, offset });
+
+/** The form's fields: the API's rules for content and name, and two that only bots fill or lack. */
+const feedbackFields = {
+  content: text(SUGGESTION_CONTENT_MAX),
+  customer_name: nullToAbsent(optionalText(CUSTOMER_NAME_MAX)),
+  customer_email: nullToAbsent(email.optional()),
+  website: z.string().max(500).optional().meta({ description: 'Leave empty: only bots fill this field' }),
+  form_token: z.string().max(200).meta({
+    description: "The `form_token` of the list (or of the page's form): feedback sent too soon after it is refused",
+  }),
+};
+
+export const postFeedbackBody = z.strictObject({ code: qrCodeParam, ...feedbackFields }).meta({
+  examples: [
+    {
+      code: 'k3Fz9QbT2w',
+      content: 'Could you add oat milk for the flat whites?',
+      customer_name: 'Ana',
+      form_token: '1767173400000.Xq2v6mJ0b1Tz0QkYp8V3sR9cW4eN7uHa5LdGf2KjM1o',
+    },
+  ],
+});
+export type PostFeedbackBody = z.output<typeof postFeedbackBody>;
+
+/** The HTML form posts the same fields, without the code (it is in the path). */
+export const feedbackForm = z.strictObject(feedbackFields);
+
+export const voteBody = z.strictObject({ code: qrCodeParam }).meta({ examples: [{ code: 'k3Fz9QbT2w' }] });
+export const unvoteQuery = z.strictObject({ code: qrCodeParam });
+
+/** The no-JavaScript vote form: add or take back, and where to come back to. */
+export const voteForm = z.object({
+  action: z.enum(['add', 'remove']),
+  sort: publicSort.catch('trending'),
+  offset: offset.catch(0),
+});

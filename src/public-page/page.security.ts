@@ -1,0 +1,88 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { badRequest, forbidden } from '../errors/http-error.js';
+
+/**
+ * The page has no credential, so what a browser sends on its own (cookies) must never be enough to
+ * write: a write must come from this service's own pages (Origin, or Referer when a browser sends no
+ * Origin). A request with neither is refused too: every browser sends one of them on a POST.
+ */
+export function assertSameOrigin(req: Request, publicBaseUrl: string): void {
+  const allowed = new Set([new URL(publicBaseUrl).origin, `${req.protocol}://${req.get('host') ?? ''}`]);
+  const origin = req.get('origin');
+  const referer = req.get('referer');
+  const from = origin ?? (referer && URL.canParse(referer) ? new URL(referer).origin : undefined);
+  if (!from || !allowed.has(from)) {
+    throw forbidden('Cross-site posts to the feedback page are refused: post from the page itself');
+  }
+}
+
+/** What the page's form token protects: a minimum time between showing the form and posting it. */
+export interface FormClock {
+  now: () => number;
+  /** Signs form tokens; random per process unless PAGE_FORM_SECRET is set (needed with several instances). */
+  formKey: Buffer;
+  minFillMs: number;
+}
+
+/** Tokens older than this are refused: the page is reloaded for a new one. */
+const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+const sign = (key: Buffer, code: string, issuedAt: number) =>
+  createHmac('sha256', key).update(`${code}:${issuedAt}`).digest('base64url');
+
+/** `<issued at, ms>.<HMAC of code and time>`: put in the form when it is shown. */
+export function issueFormToken(clock: FormClock, code: string): string {
+  const issuedAt = clock.now();
+  return `${issuedAt}.${sign(clock.formKey, code, issuedAt)}`;
+}
+
+const notAccepted = () =>
+  badRequest('Your feedback could not be accepted: reload the page, then take a moment before sending it');
+
+/**
+ * Naive bots fill every field (the honeypot `website`, hidden from people) or post at once, or
+ * without the page's token; each of those is refused without a captcha.
+ */
+export function assertHumanPost(
+  clock: FormClock,
+  code: string,
+  fields: { form_token?: string; website?: string },
+): void {
+  if (fields.website) throw notAccepted();
+  const [issued, signature] = (fields.form_token ?? '').split('.');
+  const issuedAt = Number(issued);
+  if (!Number.isSafeInteger(issuedAt) || !signature) throw notAccepted();
+  const expected = Buffer.from(sign(clock.formKey, code, issuedAt));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notAccepted();
+  const age = clock.now() - issuedAt;
+  if (age < clock.minFillMs || age > TOKEN_LIFETIME_MS) throw notAccepted();
+}
+
+export const VOTER_COOKIE = 'fb_voter';
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The browser's anonymous voter token, when it has a well-formed one. */
+export function readVoterToken(req: Request): string | undefined {
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === VOTER_COOKIE && value && TOKEN_PATTERN.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** The token, made and set (HttpOnly, SameSite=Lax, Secure over HTTPS, a year) when the browser has none. */
+export function ensureVoterToken(req: Request, res: Response): string {
+  const existing = readVoterToken(req);
+  if (existing) return existing;
+  const token = randomBytes(32).toString('base64url');
+  res.cookie(VOTER_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.secure,
+    path: '/',
+    maxAge: 365 * 24 * 60 * 60 * 1000,
+  });
+  return token;
+}

@@ -1,0 +1,126 @@
+import type pg from 'pg';
+import { operator } from '../activity/activity.service.js';
+import { HttpError, notFound } from '../errors/http-error.js';
+import { createSuggestion } from '../suggestions/suggestion.service.js';
+import { castVote, votedBy, withdrawVote } from '../votes/vote.service.js';
+import {
+  findCodeTarget,
+  findPublicSuggestion,
+  findPublicSuggestions,
+  type CodeTarget,
+  type PublicSort,
+  type PublicSuggestionRow,
+} from './page.repository.js';
+
+export const PAGE_SIZE = 20;
+
+export const codeInactive = () => new HttpError(410, 'This feedback code is no longer active', 'CODE_INACTIVE');
+
+/** The business and location behind a code: unknown is a 404, inactive a 410. */
+export async function openCode(pool: pg.Pool, code: string): Promise<CodeTarget> {
+  const target = await findCodeTarget(pool, code);
+  if (!target) throw notFound('Feedback page');
+  if (!target.active) throw codeInactive();
+  return target;
+}
+
+export interface PublicItem extends PublicSuggestionRow {
+  voted: boolean;
+}
+
+/** One page (PAGE_SIZE, from `offset`) of the suggestions the page shows, marked with this voter's votes. */
+export async function listPublicSuggestions(
+  pool: pg.Pool,
+  target: CodeTarget,
+  sort: PublicSort,
+  offset: number,
+  voterToken: string | undefined,
+): Promise<{ items: PublicItem[]; total: number }> {
+  const { rows, total } = await findPublicSuggestions(pool, target.business_id, { sort, limit: PAGE_SIZE, offset });
+  const voted = voterToken
+    ? await votedBy(
+        pool,
+        target.business_id,
+        { type: 'anonymous', token: voterToken },
+        rows.map((row) => row.id),
+      )
+    : new Set<string>();
+  return { items: rows.map((row) => ({ ...row, voted: voted.has(row.id) })), total };
+}
+
+/** A suggestion the page shows, or null (not public, awaiting review, rejected, another business's). */
+export async function findShownSuggestion(
+  pool: pg.Pool,
+  target: CodeTarget,
+  id: string,
+  voterToken: string | undefined,
+): Promise<PublicItem | null> {
+  const row = await findPublicSuggestion(pool, target.business_id, id);
+  if (!row) return null;
+  const voted = voterToken
+    ? await votedBy(pool, target.business_id, { type: 'anonymous', token: voterToken }, [row.id])
+    : new Set<string>();
+  return { ...row, voted: voted.has(row.id) };
+}
+
+export interface Feedback {
+  content: string;
+  customer_name?: string;
+  customer_email?: string;
+}
+
+/**
+ * A customer's feedback becomes a `public` suggestion from the QR code, at its location, analysed like
+ * any other; on a business that requires approval it waits for review before the page shows it.
+ */
+export async function postFeedback(
+  pool: pg.Pool,
+  target: CodeTarget,
+  feedback: Feedback,
+): Promise<{ id: string; awaitingReview: boolean; item: PublicItem | null }> {
+  const row = await createSuggestion(
+    pool,
+    operator(target.business_id),
+    {
+      content: feedback.content,
+      customer_name: feedback.customer_name,
+      customer_email: feedback.customer_email,
+      visibility: 'public',
+      status: 'pending',
+      priority: 'medium',
+      location_id: target.location_id ?? undefined,
+    },
+    'qr_code',
+  );
+  const awaitingReview = row.review_state === 'pending';
+  const item: PublicItem | null = awaitingReview
+    ? null
+    : {
+        id: row.id,
+        content: row.content,
+        status: 'pending',
+        customer_name: row.customer_name,
+        upvote_count: row.upvote_count,
+        created_at: row.created_at,
+        voted: false,
+      };
+  return { id: row.id, awaitingReview, item };
+}
+
+/** The page's voter votes for, or takes back a vote on, a suggestion the page shows. */
+export async function setPageVote(
+  pool: pg.Pool,
+  target: CodeTarget,
+  suggestionId: string,
+  voterToken: string,
+  voted: boolean,
+): Promise<{ changed: boolean; upvoteCount: number }> {
+  const by = operator(target.business_id);
+  const voter = { type: 'anonymous', token: voterToken } as const;
+  if (voted) {
+    const outcome = await castVote(pool, by, suggestionId, voter, { publicOnly: true });
+    return { changed: outcome.created, upvoteCount: outcome.upvoteCount };
+  }
+  const outcome = await withdrawVote(pool, by, suggestionId, { voter }, { publicOnly: true });
+  return { changed: outcome.removed, upvoteCount: outcome.upvoteCount };
+}

@@ -1,0 +1,464 @@
+import supertest from 'supertest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
+import { ScanCounter } from '../../src/public-page/scan-counter.js';
+import { capturingLogger, useTestApp } from '../support/app.js';
+import { checked } from '../support/contract.js';
+import { buildLocation, buildQrCode, buildSuggestion, buildTenant } from '../support/factories.js';
+
+const ctx = useTestApp();
+const ORIGIN = 'http://feedback.test';
+/** The pages' clock: tests move it past the form's minimum fill time instead of waiting. */
+let now = Date.now();
+const limiters: RateLimiters[] = [];
+afterAll(async () => {
+  await Promise.all(limiters.map((limiter) => limiter.close()));
+});
+
+/** An app of its own on the file's database, made at its first request (the database opens in beforeAll). */
+function pageApp(limits: { pageWriteLimit?: number; pageReadLimit?: number } = {}) {
+  let made: { app: ReturnType<typeof createApp>; scans: ScanCounter } | undefined;
+  const make = () => {
+    const { logger } = capturingLogger();
+    const rateLimiters = createRateLimiters({
+      limit: 100_000,
+      failedAuthLimit: 100_000,
+      pageWriteLimit: 100_000,
+      pageReadLimit: 100_000,
+      ...limits,
+      logger,
+    });
+    limiters.push(rateLimiters);
+    const scans = new ScanCounter(ctx.db.pool, logger, 0);
+    const app = createApp({
+      db: ctx.db,
+      logger,
+      rateLimiters,
+      config: { PUBLIC_BASE_URL: ORIGIN },
+      publicPage: { now: () => now, scans },
+    });
+    return { app, scans };
+  };
+  return {
+    scans: () => (made ??= make()).scans,
+    request: () => checked(supertest.agent((made ??= make()).app)),
+  };
+}
+const page = pageApp();
+
+async function scene(options: { approvalRequired?: boolean; active?: boolean } = {}) {
+  const t = await buildTenant(ctx.db, { approvalRequired: options.approvalRequired });
+  const location = await buildLocation(ctx.db, t.business.id, 'Terrace');
+  const qr = await buildQrCode(ctx.db, t.business.id, { locationId: location.id, active: options.active ?? true });
+  return { t, location, qr, url: `/f/${qr.code}` };
+}
+
+const tokenIn = (html: string) => /name="form_token" value="([^"]+)"/.exec(html)?.[1] ?? '';
+
+/** Opens the page, lets the minimum fill time pass, and posts the form as a browser does. */
+async function postForm(agent: supertest.Agent, url: string, fields: Record<string, string>) {
+  const opened = await agent.get(url);
+  now += 5_000;
+  return agent
+    .post(url)
+    .set('Origin', ORIGIN)
+    .type('form')
+    .send({ form_token: tokenIn(opened.text), website: '', ...fields });
+}
+
+describe('the public feedback page', () => {
+  it('When an unknown or malformed code is opened, then it is a 404 page, or JSON when JSON is asked for', async () => {
+    for (const path of ['/f/Zz9Zz9Zz9Z', '/f/%3Cscript%3E']) {
+      const res = await page.request().get(path).set('Accept', 'text/html');
+      expect(res.status).toBe(404);
+      expect(res.type).toBe('text/html');
+      expect(res.text).toContain('Page not found');
+      expect(res.text).not.toContain('<form');
+    }
+    const json = await page.request().get('/f/Zz9Zz9Zz9Z').set('Accept', 'application/json');
+    expect(json.status).toBe(404);
+    expect(json.body).toMatchObject({ statusCode: 404, message: 'Feedback page not found' });
+  });
+
+  it('When an inactive code is opened, then it is a 410 page without a form, and the JSON list a 410', async () => {
+    const { qr, url } = await scene({ active: false });
+    const res = await page.request().get(url);
+    expect(res.status).toBe(410);
+    expect(res.text).toContain('This code is no longer active');
+    expect(res.text).not.toContain('<form');
+    const json = await page.request().get(`/public/suggestions?code=${qr.code}`);
+    expect(json.status).toBe(410);
+    expect(json.body.code).toBe('CODE_INACTIVE');
+  });
+
+  it('When a code is opened, then the page shows the business, the location and only the suggestions it may show', async () => {
+    const { t, qr, url } = await scene();
+    const b = t.business.id;
+    const shown = await buildSuggestion(ctx.db, b, {
+      content: 'Shown: public, no review',
+      visibility: 'public',
+      customerName: 'Ana',
+      customerEmail: 'ana.secret@example.com',
+    });
+    const approved = await buildSuggestion(ctx.db, b, {
+      content: 'Shown: approved',
+      visibility: 'public',
+      reviewState: 'approved',
+      status: 'in_progress',
+    });
+    for (const hidden of [
+      { content: 'Hidden: internal', visibility: 'internal' as const },
+      { content: 'Hidden: awaiting review', visibility: 'public' as const, reviewState: 'pending' as const },
+      { content: 'Hidden: review rejected', visibility: 'public' as const, reviewState: 'rejected' as const },
+      { content: 'Hidden: rejected status', visibility: 'public' as const, status: 'rejected' as const },
+    ]) {
+      await buildSuggestion(ctx.db, b, { ...hidden, customerEmail: 'hidden@example.com' });
+    }
+    const res = await page.request().get(url);
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('text/html');
+    expect(res.text).toContain(t.business.name);
+    expect(res.text).toContain('Terrace');
+    expect(res.text).toContain('Shown: public, no review');
+    expect(res.text).toContain('Shown: approved');
+    expect(res.text).toContain('In progress');
+    expect(res.text).toContain('by Ana');
+    expect(res.text).not.toContain('Hidden:');
+    expect(res.text).not.toMatch(/@example\.com/);
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    // no-referrer would make browsers send `Origin: null` with the page's own posts
+    expect(res.headers['referrer-policy']).toBe('same-origin');
+
+    const json = await page.request().get(`/public/suggestions?code=${qr.code}&sort=new`);
+    expect(json.status).toBe(200);
+    expect(json.body.data.map((s: { id: string }) => s.id).sort()).toEqual([shown.id, approved.id].sort());
+    expect(json.text).not.toMatch(/@example\.com|email/);
+  });
+
+  it('When feedback is posted from the page, then it is a public suggestion from the QR code, at its location, shown with thanks', async () => {
+    const { location, url } = await scene();
+    const agent = page.request();
+    const res = await postForm(agent, url, {
+      content: 'The terrace heaters are wonderful, thank you!',
+      customer_name: 'Bea',
+      customer_email: 'bea@example.com',
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toMatch(new RegExp(`^${url}\\?thanks=shown&s=[0-9a-f-]{36}$`));
+    const id = /s=([0-9a-f-]{36})/.exec(res.headers.location as string)![1];
+    const { rows } = await ctx.db.pool.query(
+      'SELECT visibility, source, location_id, sentiment, customer_email FROM suggestions WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]).toEqual({
+      visibility: 'public',
+      source: 'qr_code',
+      location_id: location.id,
+      sentiment: 'positive',
+      customer_email: 'bea@example.com',
+    });
+    const thanked = await agent.get(res.headers.location as string);
+    expect(thanked.text).toContain('Thank you!');
+    expect(thanked.text).toContain('The terrace heaters are wonderful, thank you!');
+    expect(thanked.text).not.toContain('bea@example.com');
+  });
+
+  it('When the business requires approval, then the customer is told so and the item appears only once approved', async () => {
+    const { t, url } = await scene({ approvalRequired: true });
+    const agent = page.request();
+    const res = await postForm(agent, url, { content: 'Please open earlier on Sundays' });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe(`${url}?thanks=review`);
+    const notice = await agent.get(res.headers.location as string);
+    expect(notice.text).toContain('It will appear here after review.');
+    expect(notice.text).not.toContain('Please open earlier on Sundays');
+    const { rows } = await ctx.db.pool.query(
+      `SELECT id FROM suggestions WHERE business_id = $1 AND review_state = 'pending'`,
+      [t.business.id],
+    );
+    const approve = await ctx
+      .request()
+      .patch(`/businesses/${t.business.id}/suggestions/${rows[0].id}`)
+      .set('X-API-Key', t.write)
+      .send({ review: 'approve' });
+    expect(approve.status).toBe(200);
+    expect((await agent.get(url)).text).toContain('Please open earlier on Sundays');
+  });
+
+  it('When the form breaks an input rule, then it is a 400 page with the form, the text kept and nothing stored', async () => {
+    const { t, url } = await scene();
+    for (const [fields, message] of [
+      [{ content: '   ' }, 'Please write your feedback'],
+      [{ content: 'x'.repeat(2001) }, 'Please write your feedback'],
+      [{ content: 'nul \u0000 here' }, 'Please write your feedback'],
+      [{ content: 'Kept text', customer_email: 'not an email' }, 'email address does not look right'],
+    ] as const) {
+      const res = await postForm(page.request(), url, fields);
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+      expect(res.type).toBe('text/html');
+      expect(res.text).toContain(message);
+      expect(res.text).toContain('<form');
+    }
+    const kept = await postForm(page.request(), url, { content: 'Kept text', customer_email: 'nope' });
+    expect(kept.text).toContain('>Kept text</textarea>');
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('When a bot fills the honeypot, posts at once, or without or with a forged token, then it is refused', async () => {
+    const { t, url } = await scene();
+    const agent = page.request();
+    const honeypot = await postForm(agent, url, { content: 'Buy now', website: 'http://spam.example' });
+    expect(honeypot.status).toBe(400);
+    const opened = await agent.get(url);
+    const tooFast = await agent
+      .post(url)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ content: 'Buy now', form_token: tokenIn(opened.text) });
+    expect(tooFast.status).toBe(400);
+    expect(tooFast.text).toContain('take a moment');
+    now += 5_000;
+    for (const form_token of ['', '0.abc', `${now - 10_000}.${'A'.repeat(43)}`]) {
+      const res = await agent.post(url).set('Origin', ORIGIN).type('form').send({ content: 'Buy now', form_token });
+      expect(res.status).toBe(400);
+    }
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('When a form is posted from another site or with no origin at all, then it is a 403 and nothing changes', async () => {
+    const { t, qr, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    const agent = page.request();
+    const opened = await agent.get(url);
+    now += 5_000;
+    const form = { content: 'Forged', form_token: tokenIn(opened.text) };
+    const forged = await agent.post(url).set('Origin', 'https://evil.example').type('form').send(form);
+    expect(forged.status).toBe(403);
+    expect(forged.type).toBe('text/html');
+    const refererOnly = await agent.post(url).set('Referer', 'https://evil.example/x').type('form').send(form);
+    expect(refererOnly.status).toBe(403);
+    const bare = await agent.post(url).type('form').send(form);
+    expect(bare.status).toBe(403);
+    const vote = await agent
+      .post(`${url}/votes/${s.id}`)
+      .set('Origin', 'https://evil.example')
+      .type('form')
+      .send({ action: 'add' });
+    expect(vote.status).toBe(403);
+    const json = await agent
+      .post(`/public/suggestions/${s.id}/vote`)
+      .set('Origin', 'https://evil.example')
+      .send({ code: qr.code });
+    expect(json.status).toBe(403);
+    const { rows } = await ctx.db.pool.query(
+      'SELECT count(*)::int AS n, sum(upvote_count)::int AS votes FROM suggestions WHERE business_id = $1',
+      [t.business.id],
+    );
+    expect(rows[0]).toEqual({ n: 1, votes: 0 });
+  });
+
+  it('When content and names are hostile markup, then the page shows them as text', async () => {
+    const { url } = await scene();
+    const agent = page.request();
+    const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    const res = await postForm(agent, url, { content: hostile, customer_name: '"><svg onload=alert(3)>' });
+    expect(res.status).toBe(303);
+    const shown = await agent.get(url);
+    expect(shown.text).not.toContain('<script>alert');
+    expect(shown.text).not.toContain('<img src=x');
+    expect(shown.text).not.toContain('<svg');
+    expect(shown.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;');
+    expect(shown.text).toContain('by &quot;&gt;&lt;svg onload=alert(3)&gt;');
+  });
+});
+
+describe('votes on the public page', () => {
+  it('When two browsers vote with the forms and one takes it back, then the counts follow and each sees its own vote', async () => {
+    const { t, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: 'More plants' });
+    const first = page.request();
+    const voted = await first.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    expect(voted.status).toBe(303);
+    expect(voted.headers.location).toBe(`${url}?sort=trending#s-${s.id}`);
+    const cookie = String(voted.headers['set-cookie']);
+    expect(cookie).toMatch(/^fb_voter=[A-Za-z0-9_-]{43}; /);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    const again = await first.get(url);
+    expect(again.text).toContain('aria-pressed="true"');
+    const second = page.request();
+    await second.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    await second.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    const read = async () =>
+      (await ctx.request().get(`/api/v1/suggestions/${s.id}`).set('X-API-Key', t.read)).body.upvote_count;
+    expect(await read()).toBe(2);
+    await first.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'remove' });
+    expect(await read()).toBe(1);
+    expect((await first.get(url)).text).toContain('aria-pressed="false"');
+    const votes = await ctx.request().get(`/api/v1/suggestions/${s.id}/votes`).set('X-API-Key', t.read);
+    expect(votes.body.data).toEqual([expect.objectContaining({ voter_type: 'anonymous', email: null, name: null })]);
+  });
+
+  it('When the page script votes through JSON, then it is 201, 200 when repeated, and a DELETE takes it back', async () => {
+    const { t, qr } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    const agent = page.request();
+    const path = `/public/suggestions/${s.id}/vote`;
+    const first = await agent.post(path).set('Origin', ORIGIN).send({ code: qr.code });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ suggestion_id: s.id, voted: true, upvote_count: 1 });
+    const repeat = await agent.post(path).set('Origin', ORIGIN).send({ code: qr.code });
+    expect(repeat.status).toBe(200);
+    expect(repeat.body.upvote_count).toBe(1);
+    const list = await agent.get(`/public/suggestions?code=${qr.code}`);
+    expect(list.body.data[0]).toMatchObject({ id: s.id, voted: true, upvote_count: 1 });
+    const removed = await agent.delete(`${path}?code=${qr.code}`).set('Origin', ORIGIN);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ suggestion_id: s.id, voted: false, upvote_count: 0 });
+  });
+
+  it('When a page vote names a suggestion the page does not show, then it is a 404', async () => {
+    const { t, qr } = await scene();
+    const internal = await buildSuggestion(ctx.db, t.business.id, { visibility: 'internal' });
+    const foreign = await buildSuggestion(ctx.db, { visibility: 'public' });
+    for (const s of [internal, foreign]) {
+      const res = await page
+        .request()
+        .post(`/public/suggestions/${s.id}/vote`)
+        .set('Origin', ORIGIN)
+        .send({ code: qr.code });
+      expect(res.status).toBe(404);
+    }
+  });
+});
+
+describe('sorting and paging on the page', () => {
+  it('When there are 25 suggestions, then 20 show with "load more", and the next offset brings the other 5', async () => {
+    const { t, qr, url } = await scene();
+    for (let i = 0; i < 25; i++) {
+      await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: `Idea ${i}` });
+    }
+    const res = await page.request().get(url);
+    expect(res.text.match(/class="item"/g)).toHaveLength(20);
+    expect(res.text).toContain('offset=20');
+    const more = await page.request().get(`/public/suggestions?code=${qr.code}&offset=20`);
+    expect(more.body).toMatchObject({ total: 25, limit: 20, offset: 20, next_offset: null });
+    expect(more.body.data).toHaveLength(5);
+    const html = await page.request().get(`${url}?offset=20`);
+    expect(html.text.match(/class="item"/g)).toHaveLength(5);
+  });
+
+  it('When sorted by top, then the most voted come first; by new, the newest', async () => {
+    const { t, qr } = await scene();
+    const b = t.business.id;
+    const old = await buildSuggestion(ctx.db, b, { visibility: 'public', content: 'old' });
+    await ctx.db.pool.query(`UPDATE suggestions SET created_at = now() - interval '3 days' WHERE id = $1`, [old.id]);
+    const fresh = await buildSuggestion(ctx.db, b, { visibility: 'public', content: 'fresh' });
+    for (const voter of ['a', 'b', 'c']) {
+      await ctx
+        .request()
+        .post(`/api/v1/suggestions/${old.id}/votes`)
+        .set('X-API-Key', t.write)
+        .send({ voter: { external_id: voter } });
+    }
+    const ids = async (sort: string) =>
+      (await page.request().get(`/public/suggestions?code=${qr.code}&sort=${sort}`)).body.data.map(
+        (s: { id: string }) => s.id,
+      );
+    expect(await ids('top')).toEqual([old.id, fresh.id]);
+    expect(await ids('new')).toEqual([fresh.id, old.id]);
+    // (3 + 1) / (72 + 2)^1.5 is far below (0 + 1) / 2^1.5: the fresh one trends.
+    expect(await ids('trending')).toEqual([fresh.id, old.id]);
+  });
+});
+
+describe('budgets per address on the page', () => {
+  it('When an address spends its write budget, then the next post or vote is a 429 page or JSON with Retry-After', async () => {
+    const limited = pageApp({ pageWriteLimit: 2 });
+    const { t, qr, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    const agent = limited.request();
+    for (let i = 0; i < 2; i++) {
+      const ok = await agent.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+      expect(ok.status).toBe(303);
+    }
+    const html = await agent.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    expect(html.status).toBe(429);
+    expect(html.type).toBe('text/html');
+    expect(Number(html.headers['retry-after'])).toBeGreaterThan(0);
+    expect(html.text).toContain('Too many requests');
+    const json = await agent.post(`/public/suggestions/${s.id}/vote`).set('Origin', ORIGIN).send({ code: qr.code });
+    expect(json.status).toBe(429);
+    expect(json.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect((await agent.get(url)).status).toBe(200);
+  });
+
+  it('When an address spends its read budget, then the next page view is a 429', async () => {
+    const limited = pageApp({ pageReadLimit: 2 });
+    const { url } = await scene();
+    const agent = limited.request();
+    expect((await agent.get(url)).status).toBe(200);
+    expect((await agent.get(url)).status).toBe(200);
+    const refused = await agent.get(url);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('scans', () => {
+  it('When a page is opened, then the scan is counted in memory, and after the flush the QR code and the analytics show it', async () => {
+    const counted = pageApp();
+    const { t, location, qr, url } = await scene();
+    const agent = counted.request();
+    for (let i = 0; i < 3; i++) expect((await agent.get(url)).status).toBe(200);
+    const posted = await postForm(agent, url, { content: 'Lovely view' });
+    expect(posted.status).toBe(303);
+    const read = () => ctx.request().get(`/businesses/${t.business.id}/qr-codes/${qr.id}`).set('X-API-Key', t.read);
+    // No write per view: nothing is stored until the batch is flushed.
+    expect((await read()).body.scans_last_30_days).toBe(0);
+    await counted.scans().flush();
+    expect((await read()).body.scans_last_30_days).toBe(4);
+    const overview = await ctx
+      .request()
+      .get(`/businesses/${t.business.id}/analytics/overview`)
+      .set('X-API-Key', t.read);
+    expect(overview.body.public_page).toEqual({
+      last_30_days: {
+        scans: 4,
+        submissions: 1,
+        by_location: [{ location_id: location.id, name: 'Terrace', scans: 4, submissions: 1 }],
+      },
+    });
+  });
+});
+
+describe('around the page', () => {
+  it('When the server root is opened, then it is a small landing page linking the reference and the document', async () => {
+    const res = await page.request().get('/');
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('text/html');
+    expect(res.text).toContain('href="/docs"');
+    expect(res.text).toContain('href="/api/v1/openapi.json"');
+  });
+
+  it('When the stylesheet and script are fetched, then they come under a content hash, cached for a year', async () => {
+    const { url } = await scene();
+    const html = (await page.request().get(url)).text;
+    const assets = [...html.matchAll(/(?:href|src)="(\/assets\/page\.[0-9a-f]{12}\.(?:css|js))"/g)].map((m) => m[1]!);
+    expect(assets).toHaveLength(2);
+    for (const asset of assets) {
+      const res = await page.request().get(asset);
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+  });
+});
