@@ -18,8 +18,14 @@ const ctx = useTestApp();
 /** Debian's package, as in the docs test; playwright-core never downloads a browser. */
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-/** Screenshots for the README, committed. */
-const SCREENSHOTS = fileURLToPath(new URL('../../docs/images/', import.meta.url));
+/**
+ * Screenshots: to test/artifacts (git-ignored) on every run; to docs/images, where the README shows
+ * them, only with UPDATE_SCREENSHOTS=1, so a test run never leaves committed files changed (the test
+ * businesses have random names).
+ */
+const SCREENSHOTS = fileURLToPath(
+  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
+);
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PHONE = { width: 390, height: 844 };
 
