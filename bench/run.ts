@@ -32,7 +32,9 @@ import {
   signIn,
   vacuumAnalyze,
 } from './lib/setup.js';
-import { round } from './lib/stats.js';
+import { percentile, round } from './lib/stats.js';
+import { runLoad } from './lib/load.js';
+import { startWebhookReceiver } from './lib/webhook-receiver.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const mode = flags.quick ? 'quick' : 'full';
@@ -45,6 +47,7 @@ const plan = flags.quick
       seconds: 3,
       warmupSeconds: 2,
       rounds: 2,
+      webhookSeconds: 10,
       exportRuns: 5,
     }
   : {
@@ -55,6 +58,7 @@ const plan = flags.quick
       seconds: 10,
       warmupSeconds: 4,
       rounds: 3,
+      webhookSeconds: 30,
       exportRuns: 9,
     };
 const CONNECTIONS = 50;
@@ -81,6 +85,10 @@ async function service(env: Record<string, string>, name: string): Promise<Serve
       // The limits are raised, not removed: the limiters still run on every request.
       RATE_LIMIT_PER_MINUTE: '1000000000',
       RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '1000000000',
+      PAGE_READS_PER_MINUTE: '1000000000',
+      PAGE_WRITES_PER_MINUTE: '1000000000',
+      // The bench's webhook receiver listens on loopback.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       LOG_LEVEL: 'info',
       REDIS_URL: '',
     },
@@ -267,8 +275,46 @@ async function main() {
     timing,
   );
 
-  // The same create with a new Idempotency-Key on every request (autocannon's [<id>]), side by side.
-  log('create, without and with an Idempotency-Key');
+  // The public page (issue 15) of a business whose plan.small suggestions are all public, against
+  // the cached /api/v1 list of the same size: the page needs no key lookup.
+  log('public page against the cached list');
+  const pageTenant = await createTenant('Page', pgEnv);
+  await seedWithCli(pageTenant, plan.small, pgEnv);
+  await withClient(databaseUrl, (client) =>
+    client.query(
+      `UPDATE suggestions SET visibility = 'public', review_state = 'not_required',
+         status = CASE WHEN status = 'rejected' THEN 'pending' ELSE status END
+       WHERE business_id = $1`,
+      [pageTenant.id],
+    ),
+  );
+  const qr = (await (
+    await fetch(`${api.url}/businesses/${pageTenant.id}/qr-codes`, {
+      method: 'POST',
+      headers: { ...asBearer(pageTenant), 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'Counter' }),
+    })
+  ).json()) as { code: string };
+  const pageUrl = `${api.url}/f/${qr.code}`;
+  if ((await fetch(pageUrl)).status !== 200) throw new Error('the public page does not answer 200');
+  const pages = await alternate(
+    { page: get(pageUrl, { accept: 'text/html' }), list: get(listUrl(api.url), asKey(pageTenant)) },
+    timing,
+  );
+
+  // Votes from distinct voters (autocannon's [<id>] in the voter), all on one suggestion: the hot
+  // case, where every vote waits for the suggestion's row lock.
+  const voted = (await (
+    await fetch(`${api.url}/api/v1/suggestions`, {
+      method: 'POST',
+      headers: { ...asKey(writer), 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Please add oat milk', visibility: 'public' }),
+    })
+  ).json()) as { id: string };
+
+  // The same create with a new Idempotency-Key on every request (autocannon's [<id>]), side by side,
+  // and votes.
+  log('create, without and with an Idempotency-Key, and votes');
   const create = {
     url: `${api.url}/api/v1/suggestions`,
     connections: CONNECTIONS,
@@ -281,8 +327,41 @@ async function main() {
     {
       create,
       create_keyed: { ...create, headers: { ...create.headers, 'idempotency-key': '[<id>]' }, idReplacement: true },
+      vote: {
+        ...create,
+        url: `${api.url}/api/v1/suggestions/${voted.id}/votes`,
+        body: JSON.stringify({ voter: { external_id: 'bench-[<id>]' } }),
+        idReplacement: true,
+      },
     },
     timing,
+  );
+
+  // Webhooks (issue 16): creates at 80% of the create capacity just measured, for WEBHOOK_SECONDS,
+  // each event delivered to a receiver on loopback; how long after its event each delivery arrives,
+  // and how many were still due when the load stopped.
+  log('webhook lag under sustained creates');
+  const receiver = await startWebhookReceiver();
+  cleanups.push(() => receiver.close());
+  const hookSession = await signIn(writer, api.url, pgEnv);
+  const hook = await fetch(`${api.url}/businesses/${writer.id}/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${hookSession}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: receiver.url, events: ['suggestion.created'] }),
+  });
+  if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${await hook.text()}`);
+  const hookId = ((await hook.json()) as { id: string }).id;
+  const createRate = 0.8 * medianOf(creates.create, (r) => r.rps);
+  const sustained = await runLoad({ ...create, seconds: plan.webhookSeconds, rate: createRate });
+  const stillDue = await withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ due: number }>(
+      `SELECT count(*)::int AS due FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'`,
+      [hookId],
+    );
+    return rows[0]!.due;
+  });
+  log(
+    `  ${sustained.ok} creates at ${Math.round(createRate)}/s; ${receiver.received()} delivered, ${stillDue} still due`,
   );
 
   log('embedded database against PostgreSQL');
@@ -380,6 +459,14 @@ async function main() {
     analytics_large_p50_ms: medianOf(analytics.large, p50),
     analytics_small_p50_ms: medianOf(analytics.small, p50),
     create_throughput_rps: Math.round(medianOf(creates.create, rps)),
+    public_page_rps: Math.round(medianOf(pages.page, rps)),
+    public_page_vs_cached_list_throughput_ratio: round(medianRatio(pages.page, pages.list, rps)),
+    public_page_p50_ms: medianOf(pages.page, p50),
+    vote_rps: Math.round(medianOf(creates.vote, rps)),
+    webhook_lag_p50_ms: percentile(receiver.lagsMs, 50),
+    webhook_lag_p99_ms: percentile(receiver.lagsMs, 99),
+    webhook_backlog_growth: round(stillDue / Math.max(1, sustained.ok)),
+    vote_vs_create_throughput_ratio: round(medianRatio(creates.vote, creates.create, rps)),
     create_with_idempotency_key_throughput_rps: Math.round(medianOf(creates.create_keyed, rps)),
     create_with_idempotency_key_vs_without_throughput_ratio: round(
       medianRatio(creates.create_keyed, creates.create, rps),

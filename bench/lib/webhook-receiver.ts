@@ -1,0 +1,32 @@
+import { once } from 'node:events';
+import http from 'node:http';
+
+/**
+ * A webhook receiver on loopback for the bench: answers 204 at once and keeps, per delivery, how
+ * long after its event was written it arrived (the event's `created_at`, set in the writing
+ * transaction, against the receipt; one machine, one clock).
+ */
+export async function startWebhookReceiver() {
+  const lagsMs: number[] = [];
+  const ids = new Set<string>();
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const received = Date.now();
+      const event = JSON.parse(body) as { timestamp: string };
+      ids.add(String(req.headers['webhook-id']));
+      lagsMs.push(received - Date.parse(event.timestamp));
+      res.writeHead(204).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    lagsMs,
+    /** Distinct deliveries received (a retry of one counts once). */
+    received: () => ids.size,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
