@@ -96,7 +96,7 @@ async function sendPage(
 ) {
   const pool = services.db.pool;
   const voter = readVoterToken(req);
-  const { items, total } = await listPublicSuggestions(pool, target, state.sort, state.offset, voter);
+  const { items, total } = await listPublicSuggestions(pool, services.lists, target, state.sort, state.offset, voter);
   const thanked = state.thankedId ? await findShownSuggestion(pool, target, state.thankedId, voter) : null;
   const next = state.offset + PAGE_SIZE;
   const html = renderPage({

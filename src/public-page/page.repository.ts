@@ -1,3 +1,4 @@
+import { changeNumberSql } from '../cache/change.repository.js';
 import type { Queryable } from '../db/database.js';
 import type { SuggestionStatus } from '../shared/schemas.js';
 import { PUBLICLY_VISIBLE } from '../votes/vote.repository.js';
@@ -10,13 +11,15 @@ export interface CodeTarget {
   location_id: string | null;
   location_name: string | null;
   active: boolean;
+  /** The business's change number, read before anything else (docs/caching.md). */
+  change_number: number;
 }
 
 export async function findCodeTarget(db: Queryable, code: string): Promise<CodeTarget | null> {
   const { rows } = await db.query<CodeTarget>(
     /* sql */ `
     SELECT q.id AS qr_code_id, q.business_id, b.name AS business_name, q.location_id, l.name AS location_name,
-      q.active
+      q.active, ${changeNumberSql('q.business_id')} AS change_number
     FROM qr_codes q
     JOIN businesses b ON b.id = q.business_id
     LEFT JOIN locations l ON l.business_id = q.business_id AND l.id = q.location_id

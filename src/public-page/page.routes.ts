@@ -51,6 +51,7 @@ export const publicPageFeature: Feature = {
         const target = await openCode(services.db.pool, query.code);
         const { items, total } = await listPublicSuggestions(
           services.db.pool,
+          services.lists,
           target,
           query.sort,
           query.offset,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { operator } from '../activity/activity.service.js';
 import { HttpError, notFound } from '../errors/http-error.js';
+import type { ListCache } from '../cache/list-cache.js';
 import { createSuggestion } from '../suggestions/suggestion.service.js';
 import { castVote, votedBy, withdrawVote } from '../votes/vote.service.js';
 import {
@@ -28,15 +29,46 @@ export interface PublicItem extends PublicSuggestionRow {
   voted: boolean;
 }
 
+/** How long a cached Trending order may be kept while nothing changes: it moves with the clock. */
+export const TRENDING_REFRESH_MS = 60_000;
+
+type PublicWindow = { rows: PublicSuggestionRow[]; total: number };
+
+/**
+ * The suggestions of one page window, from the list cache while the business has not changed since
+ * (docs/caching.md: the same exact, never-stale rule as the API's lists; `target` read the change
+ * number first). Trending also depends on the time, so its windows are kept a minute at most.
+ */
+async function publicWindow(
+  pool: pg.Pool,
+  cache: ListCache,
+  target: CodeTarget,
+  sort: PublicSort,
+  offset: number,
+): Promise<PublicWindow> {
+  const epoch = sort === 'trending' ? ` ${Math.floor(Date.now() / TRENDING_REFRESH_MS)}` : '';
+  const key = `public-page ${target.business_id} ${sort} ${offset}${epoch}`;
+  const kept = cache.get(key, target.change_number);
+  if (kept) {
+    const window = JSON.parse(kept.toString()) as PublicWindow;
+    for (const row of window.rows) row.created_at = new Date(row.created_at);
+    return window;
+  }
+  const window = await findPublicSuggestions(pool, target.business_id, { sort, limit: PAGE_SIZE, offset });
+  cache.set(key, target.change_number, Buffer.from(JSON.stringify(window)));
+  return window;
+}
+
 /** One page (PAGE_SIZE, from `offset`) of the suggestions the page shows, marked with this voter's votes. */
 export async function listPublicSuggestions(
   pool: pg.Pool,
+  cache: ListCache,
   target: CodeTarget,
   sort: PublicSort,
   offset: number,
   voterToken: string | undefined,
 ): Promise<{ items: PublicItem[]; total: number }> {
-  const { rows, total } = await findPublicSuggestions(pool, target.business_id, { sort, limit: PAGE_SIZE, offset });
+  const { rows, total } = await publicWindow(pool, cache, target, sort, offset);
   const voted = voterToken
     ? await votedBy(
         pool,

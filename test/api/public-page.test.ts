@@ -381,6 +381,27 @@ describe('sorting and paging on the page', () => {
   });
 });
 
+describe('the page and the list cache', () => {
+  it('When a shown suggestion is changed by hand in the database, then the next view shows the change, in every sort', async () => {
+    const { t, url, qr } = await scene();
+    const shown = await buildSuggestion(ctx.db, t.business.id, { content: 'Oat milk please', visibility: 'public' });
+    const views = () =>
+      Promise.all([
+        page.request().get(url),
+        page.request().get(`${url}?sort=top`),
+        page.request().get(`/public/suggestions?code=${qr.code}&sort=new`).set('Accept', 'application/json'),
+      ]);
+    // Twice: the second views are answered from the cache.
+    for (let i = 0; i < 2; i++) for (const res of await views()) expect(res.text).toContain('Oat milk please');
+    // No route, no trigger of the application's own: only the business's change number moves.
+    await ctx.db.pool.query(`UPDATE suggestions SET content = 'Soy milk please' WHERE id = $1`, [shown.id]);
+    for (const res of await views()) {
+      expect(res.text).toContain('Soy milk please');
+      expect(res.text).not.toContain('Oat milk please');
+    }
+  });
+});
+
 describe('budgets per address on the page', () => {
   it('When an address spends its write budget, then the next post or vote is a 429 page or JSON with Retry-After', async () => {
     const limited = pageApp({ pageWriteLimit: 2 });
