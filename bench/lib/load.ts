@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -67,4 +69,51 @@ export async function runLoad(request: LoadRequest): Promise<LoadResult> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/**
+ * POSTs `body` over `connections` keep-alive connections for `seconds`, each request with a fresh
+ * Idempotency-Key when `keyed` (autocannon replaces ids in bodies only, not in headers). Both kinds
+ * of create are run with this same client, so their ratio compares like with like.
+ */
+export async function runCreates(
+  request: { url: string; headers: Record<string, string>; body: string; connections: number; seconds: number },
+  keyed: boolean,
+): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: request.connections });
+  const latencies: number[] = [];
+  let ok = 0;
+  let non2xx = 0;
+  let errors = 0;
+  const until = performance.now() + request.seconds * 1000;
+  const post = () =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const headers = { ...request.headers, ...(keyed ? { 'idempotency-key': `bench-${randomUUID()}` } : {}) };
+      const req = http.request(request.url, { method: 'POST', agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - started);
+          if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) ok++;
+          else non2xx++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end(request.body);
+    });
+  const connection = async () => {
+    while (performance.now() < until) await post();
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: request.connections }, connection));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  return { rps: ok / seconds, p50: at(50), p99: at(99), requests: ok + non2xx, ok, non2xx, errors };
 }
