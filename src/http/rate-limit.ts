@@ -222,6 +222,9 @@ export function createRateLimiters(options: RateLimitOptions): RateLimiters {
         passOnStoreError: true,
         limit,
         store,
+        // Deliberate: the JSON and the HTML routes spend one budget, so their limiters share its
+        // store (same window); express-rate-limit would otherwise log this as an error at every start.
+        validate: { unsharedStore: false },
         keyGenerator: addressKey,
         standardHeaders: false,
         legacyHeaders: false,

@@ -1,7 +1,9 @@
-import type supertest from 'supertest';
+import express from 'express';
+import supertest from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '../../src/auth/key-format.js';
-import { requestLine, useOtherApps, useTestApp } from '../support/app.js';
+import { createRateLimiters } from '../../src/http/rate-limit.js';
+import { capturingLogger, requestLine, useOtherApps, useTestApp } from '../support/app.js';
 import { buildTeam, buildTenant, uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
@@ -300,5 +302,31 @@ describe('the session routes are inside the per-credential budget', () => {
     expect(logout.status).toBe(429);
     // Not signed out by a refused logout: the session still works once the window resets.
     expect((await ctx.request().get('/auth/me').set(auth)).status).toBe(200);
+  });
+});
+
+describe('the limiters themselves', () => {
+  it('When every limiter is made and used once, then nothing is logged as a warning or an error', async () => {
+    const { logger, logs } = capturingLogger();
+    const limiters = createRateLimiters({ limit: 10, failedAuthLimit: 10, logger });
+    try {
+      const app = express();
+      for (const kind of ['read', 'write'] as const) {
+        for (const answer of ['json', 'html'] as const) {
+          app.get(`/${kind}/${answer}`, limiters.pageBudget(kind, answer), (_req, res) => {
+            res.sendStatus(204);
+          });
+        }
+      }
+      for (const path of ['/read/json', '/read/html', '/write/json', '/write/html']) {
+        expect((await supertest(app).get(path)).status, path).toBe(204);
+      }
+      const complaints = logs
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((l) => l.level >= 40);
+      expect(complaints).toEqual([]);
+    } finally {
+      await limiters.close();
+    }
   });
 });
