@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { percentile } from './stats.js';
 import { createRequire } from 'node:module';
 
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -112,8 +113,13 @@ export async function runCreates(
   await Promise.all(Array.from({ length: request.connections }, connection));
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
-  return { rps: ok / seconds, p50: at(50), p99: at(99), requests: ok + non2xx, ok, non2xx, errors };
+  return {
+    rps: ok / seconds,
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    requests: ok + non2xx,
+    ok,
+    non2xx,
+    errors,
+  };
 }
