@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import type { z } from 'zod';
@@ -21,6 +22,7 @@ import {
   PAGE_SIZE,
   postFeedback,
   setPageVote,
+  windowKey,
 } from './page.service.js';
 import { ASSETS, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
 
@@ -85,6 +87,25 @@ interface PageState {
   form?: Partial<PageView['form']>;
 }
 
+/**
+ * Where the form token goes in a kept page: each view gets a token of its own (its time is the form's
+ * start), spliced in as it is sent. Random per process, so no text on the page can contain it.
+ */
+const TOKEN_SLOT = Buffer.from(`form-token-${randomBytes(16).toString('hex')}`);
+
+/** A token is digits, a dot and base64url (page.security.ts): nothing in it needs escaping in HTML. */
+function sendWithToken(res: Response, status: number, page: Buffer, token: string) {
+  const at = page.indexOf(TOKEN_SLOT);
+  const body = Buffer.concat([page.subarray(0, at), Buffer.from(token), page.subarray(at + TOKEN_SLOT.length)]);
+  res.status(status).type('html').send(body);
+}
+
+/**
+ * The page as a visitor first sees it (no thank-you, no form error, none of its suggestions voted for
+ * by this browser) is the same for everyone: it is kept rendered in the list cache under the
+ * business's change number, like its window, and named by everything else it shows (the code, the
+ * business's and the location's names, which are not counted as changes).
+ */
 async function sendPage(
   req: Request,
   res: Response,
@@ -96,22 +117,36 @@ async function sendPage(
 ) {
   const pool = services.db.pool;
   const voter = readVoterToken(req);
+  const token = issueFormToken(services.publicPage, code);
+  const shared = !state.thanks && !state.form;
+  const key = `public-page-html ${code} ${windowKey(target, state.sort, state.offset)} ${JSON.stringify([
+    target.business_name,
+    target.location_name,
+  ])}`;
+  const kept = shared ? services.lists.get(key, target.change_number) : undefined;
+  if (kept && !voter) return sendWithToken(res, status, kept, token);
+
   const { items, total } = await listPublicSuggestions(pool, services.lists, target, state.sort, state.offset, voter);
+  const votedNone = items.every((item) => !item.voted);
+  if (kept && votedNone) return sendWithToken(res, status, kept, token);
   const thanked = state.thankedId ? await findShownSuggestion(pool, target, state.thankedId, voter) : null;
   const next = state.offset + PAGE_SIZE;
-  const html = renderPage({
-    code,
-    business_name: target.business_name,
-    location_name: target.location_name,
-    sort: state.sort,
-    offset: state.offset,
-    next_offset: next < total ? next : null,
-    items: items.map(toPublicSuggestion),
-    thanks: state.thanks,
-    thanked: thanked ? toPublicSuggestion(thanked) : null,
-    form: { token: issueFormToken(services.publicPage, code), ...state.form },
-  });
-  res.status(status).type('html').send(html);
+  const page = Buffer.from(
+    renderPage({
+      code,
+      business_name: target.business_name,
+      location_name: target.location_name,
+      sort: state.sort,
+      offset: state.offset,
+      next_offset: next < total ? next : null,
+      items: items.map(toPublicSuggestion),
+      thanks: state.thanks,
+      thanked: thanked ? toPublicSuggestion(thanked) : null,
+      form: { token: TOKEN_SLOT.toString(), ...state.form },
+    }),
+  );
+  if (shared && votedNone) services.lists.set(key, target.change_number, page);
+  sendWithToken(res, status, page, token);
 }
 
 const MESSAGES: Record<number, [string, string]> = {

@@ -35,9 +35,18 @@ export const TRENDING_REFRESH_MS = 60_000;
 type PublicWindow = { rows: PublicSuggestionRow[]; total: number };
 
 /**
+ * Names a window of a business's page in the list cache, under its change number (docs/caching.md).
+ * Trending's order also moves with the clock, so its name holds the minute: kept a minute at most.
+ */
+export function windowKey(target: CodeTarget, sort: PublicSort, offset: number): string {
+  const epoch = sort === 'trending' ? ` ${Math.floor(Date.now() / TRENDING_REFRESH_MS)}` : '';
+  return `${target.business_id} ${sort} ${offset}${epoch}`;
+}
+
+/**
  * The suggestions of one page window, from the list cache while the business has not changed since
  * (docs/caching.md: the same exact, never-stale rule as the API's lists; `target` read the change
- * number first). Trending also depends on the time, so its windows are kept a minute at most.
+ * number first).
  */
 async function publicWindow(
   pool: pg.Pool,
@@ -46,8 +55,7 @@ async function publicWindow(
   sort: PublicSort,
   offset: number,
 ): Promise<PublicWindow> {
-  const epoch = sort === 'trending' ? ` ${Math.floor(Date.now() / TRENDING_REFRESH_MS)}` : '';
-  const key = `public-page ${target.business_id} ${sort} ${offset}${epoch}`;
+  const key = `public-page ${windowKey(target, sort, offset)}`;
   const kept = cache.get(key, target.change_number);
   if (kept) {
     const window = JSON.parse(kept.toString()) as PublicWindow;

@@ -400,6 +400,43 @@ describe('the page and the list cache', () => {
       expect(res.text).not.toContain('Oat milk please');
     }
   });
+
+  it('When the page is answered from the cache, then each view has a form token of its own that posts, and renames show at once', async () => {
+    const { t, location, url } = await scene();
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Oat milk please', visibility: 'public' });
+    const agent = page.request();
+    const first = await agent.get(url);
+    now += 1;
+    const kept = await agent.get(url);
+    expect(tokenIn(kept.text)).not.toBe(tokenIn(first.text));
+    expect(kept.text.replace(tokenIn(kept.text), '')).toBe(first.text.replace(tokenIn(first.text), ''));
+    now += 5_000;
+    const posted = await agent
+      .post(url)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ form_token: tokenIn(kept.text), website: '', content: 'Sent from a kept page' });
+    expect(posted.status).toBe(303);
+    expect((await agent.get(url)).text).toContain('Sent from a kept page');
+    // Names are not rows the change number counts: the kept page is named by them instead.
+    await ctx.db.pool.query(`UPDATE businesses SET name = 'Renamed & Co' WHERE id = $1`, [t.business.id]);
+    await ctx.db.pool.query(`UPDATE locations SET name = 'Garden' WHERE id = $1`, [location.id]);
+    const renamed = await agent.get(url);
+    expect(renamed.text).toContain('Renamed &amp; Co');
+    expect(renamed.text).toContain('Garden');
+    expect(renamed.text).not.toContain('Terrace');
+  });
+
+  it('When a browser that voted opens a page others got from the cache, then it still sees its own vote, and they do not', async () => {
+    const { t, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: 'More plants' });
+    const voter = page.request();
+    await voter.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    // Made and kept by visitors without votes, after the vote.
+    for (let i = 0; i < 2; i++) expect((await page.request().get(url)).text).toContain('aria-pressed="false"');
+    expect((await voter.get(url)).text).toContain('aria-pressed="true"');
+    expect((await page.request().get(url)).text).not.toContain('aria-pressed="true"');
+  });
 });
 
 describe('budgets per address on the page', () => {
