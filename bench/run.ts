@@ -20,6 +20,7 @@ import {
 } from './lib/measure.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { pgliteListFloorRps } from './lib/pglite-floor.js';
+import { listStatements, statementFloor } from './lib/statement-floor.js';
 import { NEWEST_FIRST } from '../src/exports/export.service.js';
 import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
 import { freePort, ROOT, run, SERVER_NODE_VERSION, startServer, type Server } from './lib/processes.js';
@@ -270,6 +271,17 @@ async function main() {
     },
     timing,
   );
+  // The ceiling of the search targets: the same statements from this process with no HTTP, on a pool
+  // the size of the service's, at the same concurrency. An exact total of a common word counts every
+  // match (a heap visit each), which no HTTP layer can make cheaper than the database does.
+  log('search floor: the statements alone, no HTTP');
+  const searchPool = openPostgres(databaseUrl, () => undefined).pool;
+  const searchFloor = {
+    large: await statementFloor(CONNECTIONS, plan.seconds, listStatements(searchPool, large.key)),
+    common: await statementFloor(CONNECTIONS, plan.seconds, listStatements(searchPool, large.key, 'coffee')),
+  };
+  await searchPool.end();
+  log(`  plain list p50 ${round(searchFloor.large.p50, 1)} ms; "coffee" p50 ${round(searchFloor.common.p50, 1)} ms`);
   const analytics = await alternate(
     { large: get(overview(large), asBearer(large)), small: get(overview(small), asBearer(small)) },
     timing,
@@ -462,6 +474,9 @@ async function main() {
         [`list_q_${name}_vs_list_large_p50_ratio`, round(medianRatio(searches[name], searches.large, p50))],
       ]),
     ),
+    list_q_common_floor_p50_ms: round(searchFloor.common.p50, 1),
+    list_q_common_vs_floor_p50_ratio: round(medianOf(searches.common, p50) / searchFloor.common.p50),
+    list_q_common_floor_vs_list_large_floor_p50_ratio: round(searchFloor.common.p50 / searchFloor.large.p50),
     scale_p50_ratio_large_vs_small: round(medianRatio(scale.large, scale.small, p50)),
     list_large_p50_ms: medianOf(scale.large, p50),
     list_small_p50_ms: medianOf(scale.small, p50),

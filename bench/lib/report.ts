@@ -66,6 +66,12 @@ const ROWS: [key: string, label: string][] = [
   ['list_q_two_words_vs_list_large_p50_ratio', 'search "coffee friendly" / plain list p50, large business'],
   ['list_q_prefix_large_p50_ms', 'search "cof" at the large business p50 (ms)'],
   ['list_q_prefix_vs_list_large_p50_ratio', 'search "cof" / plain list p50, large business'],
+  ['list_q_common_floor_p50_ms', 'search "coffee", the statements alone with no HTTP, p50 (ms)'],
+  ['list_q_common_vs_floor_p50_ratio', 'search "coffee" / the statements alone p50'],
+  [
+    'list_q_common_floor_vs_list_large_floor_p50_ratio',
+    'the statements alone: search "coffee" / plain list p50 (the ceiling of the 2x targets)',
+  ],
   ['list_q_relevance_large_p50_ms', 'search "coffee", sort=relevance, large business p50 (ms)'],
   ['list_q_relevance_vs_list_large_p50_ratio', 'search "coffee" by relevance / plain list p50, large business'],
   ['scale_p50_ratio_large_vs_small', 'list p50, large / small business'],
