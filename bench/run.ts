@@ -23,7 +23,16 @@ import { pgliteListFloorRps } from './lib/pglite-floor.js';
 import { listStatements, statementFloor } from './lib/statement-floor.js';
 import { NEWEST_FIRST } from '../src/exports/export.service.js';
 import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
-import { freePort, ROOT, run, SERVER_NODE_VERSION, startServer, type Server } from './lib/processes.js';
+import {
+  freePort,
+  installNode,
+  nodeVersion,
+  ROOT,
+  run,
+  SERVER_NODE_VERSION,
+  startServer,
+  type Server,
+} from './lib/processes.js';
 import { summaryTable, targetsSummary } from './lib/report.js';
 import {
   createTenant,
@@ -50,6 +59,7 @@ const plan = flags.quick
       rounds: 2,
       webhookSeconds: 10,
       exportRuns: 5,
+      otherRuntime: false,
     }
   : {
       large: 1_000_000,
@@ -61,6 +71,7 @@ const plan = flags.quick
       rounds: 3,
       webhookSeconds: 30,
       exportRuns: 9,
+      otherRuntime: true,
     };
 const CONNECTIONS = 50;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -78,7 +89,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void cleanUp().then(() => process.exit(130)));
 }
 
-async function service(env: Record<string, string>, name: string): Promise<Server> {
+async function service(env: Record<string, string>, name: string, node?: string): Promise<Server> {
   const server = await startServer(
     ['dist/main.js'],
     {
@@ -95,6 +106,7 @@ async function service(env: Record<string, string>, name: string): Promise<Serve
     },
     join(workDir, `${name}.log`),
     '/health',
+    node,
   );
   cleanups.push(() => server.stop());
   return server;
@@ -386,6 +398,30 @@ async function main() {
     );
   }
 
+  // The runtime we ship (issue 20 §8): the same service on Node 24 from the npm registry, side by
+  // side with the one measured above, on the same database (the full run only: it installs Node).
+  const RUNTIME_FIGURES = ['list', 'list_uncached', 'create', 'page'] as const;
+  let runtimes: { node24: string; runs: Record<string, LoadResult[]> } | undefined;
+  if (plan.otherRuntime) {
+    log('the service on Node 24 against the same on this runtime');
+    const node24 = await installNode(24, join(workDir, 'node24'));
+    const on24 = await service(pgEnv, 'service-node24', node24);
+    const uncached24 = await service({ ...pgEnv, LIST_CACHE_MB: '0' }, 'service-node24-uncached', node24);
+    const figures = (prefix: string, base: string, uncachedBase: string) => ({
+      [`${prefix}list`]: get(listUrl(base), asKey(small)),
+      [`${prefix}list_uncached`]: get(listUrl(uncachedBase), asKey(small)),
+      [`${prefix}create`]: { ...create, url: `${base}/api/v1/suggestions` },
+      [`${prefix}page`]: get(`${base}/f/${qr.code}`, { accept: 'text/html' }),
+    });
+    const runs = await alternate(
+      { ...figures('', api.url, uncached.url), ...figures('node24_', on24.url, uncached24.url) },
+      timing,
+    );
+    runtimes = { node24: nodeVersion(node24), runs };
+    await on24.stop();
+    await uncached24.stop();
+  }
+
   log('embedded database against PostgreSQL');
   const embeddedEnv = { DATABASE_URL: '', DATA_DIR: join(workDir, 'embedded'), LIST_CACHE_MB: '0' };
   const embedded = await service(embeddedEnv, 'embedded');
@@ -510,6 +546,22 @@ async function main() {
     seed_rows_per_second: seeded.rows_per_second,
     postgres_ingest_rows_per_second: ingest,
     seed_vs_postgres_ingest_ratio: round(seeded.rows_per_second / ingest),
+    ...(runtimes && {
+      runtimes: {
+        this: SERVER_NODE_VERSION,
+        node24: runtimes.node24,
+        ...Object.fromEntries(
+          RUNTIME_FIGURES.flatMap((name) => {
+            const [here, on24] = [runtimes.runs[name]!, runtimes.runs[`node24_${name}`]!];
+            return [
+              [`${name}_rps`, Math.round(medianOf(here, rps))],
+              [`node24_${name}_rps`, Math.round(medianOf(on24, rps))],
+              [`node24_vs_this_${name}_throughput_ratio`, round(medianRatio(on24, here, rps))],
+            ];
+          }),
+        ),
+      },
+    }),
     duration_seconds: Math.round((Date.now() - started) / 1000),
   };
   results.targets = targetsSummary(results);

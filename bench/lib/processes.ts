@@ -12,7 +12,17 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * `node` package, as .ci/run installs it), else the one running the bench.
  */
 const SERVER_NODE = process.env.BENCH_NODE || process.execPath;
-export const SERVER_NODE_VERSION = execFileSync(SERVER_NODE, ['--version']).toString().trim();
+export const nodeVersion = (node: string) => execFileSync(node, ['--version']).toString().trim();
+export const SERVER_NODE_VERSION = nodeVersion(SERVER_NODE);
+
+/**
+ * Node `major` from the npm registry's `node` package (as .ci/run takes Node 24), installed under
+ * `dir`: the path of its binary. Its platform binary comes from the same registry.
+ */
+export async function installNode(major: number, dir: string): Promise<string> {
+  await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', '--prefix', dir, `node@${major}`]);
+  return `${dir}/node_modules/.bin/node`;
+}
 
 export interface Server {
   readonly pid: number;
@@ -39,7 +49,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `node <args>` on a free loopback port with its output going to `logFile`, and waits (up to
+ * Starts `node <args>` (BENCH_NODE's unless given) on a free loopback port with its output going to `logFile`, and waits (up to
  * 60 s) until GET `readyPath` answers 200. The process is the server itself (no npm in between), so
  * its pid is the one whose memory is sampled.
  */
@@ -48,11 +58,12 @@ export async function startServer(
   env: Record<string, string>,
   logFile: string,
   readyPath: string,
+  node = SERVER_NODE,
 ): Promise<Server> {
   const port = await freePort();
   const log = createWriteStream(logFile);
   await once(log, 'open');
-  const child = spawn(SERVER_NODE, args, {
+  const child = spawn(node, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],

@@ -130,6 +130,21 @@ export function summaryTable(results: Record<string, unknown>): string {
     const verdict = target ? `${describe(target)} ${targetMet(target, value) ? 'met' : '**missed**'}` : '';
     lines.push(`| ${label} | \`${key}\` | ${value} | ${verdict} |`);
   }
+  const runtimes = results.runtimes as Record<string, string | number> | undefined;
+  if (runtimes) {
+    lines.push(
+      '',
+      `| The service on | list (req/s) | list, cache off | creates/s | public page |`,
+      '| --- | ---: | ---: | ---: | ---: |',
+    );
+    for (const [name, prefix] of [
+      ['this', ''],
+      ['node24', 'node24_'],
+    ] as const) {
+      const figures = ['list', 'list_uncached', 'create', 'page'].map((figure) => runtimes[`${prefix}${figure}_rps`]);
+      lines.push(`| Node ${runtimes[name]} | ${figures.join(' | ')} |`);
+    }
+  }
   return lines.join('\n');
 }
 
