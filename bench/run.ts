@@ -55,7 +55,7 @@ const plan = flags.quick
       others: 100,
       otherSuggestions: 500,
       seconds: 3,
-      warmupSeconds: 2,
+      warmupSeconds: 1,
       rounds: 2,
       webhookSeconds: 10,
       exportRuns: 5,
