@@ -205,12 +205,21 @@ async function main() {
     '/health',
   );
   cleanups.push(() => cachedFloor.stop());
+  const stack = await startServer(
+    ['--import', 'tsx', 'bench/servers/express-stack.ts'],
+    { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
+    join(workDir, 'express-stack.log'),
+    '/health',
+  );
+  cleanups.push(() => stack.stop());
   const floorBody = await (await fetch(listUrl(floor.url), { headers: asKey(small) })).text();
   if (floorBody !== body) throw new Error('the floor does not answer what the service answers: not the same work');
   for (let i = 0; i < 2; i++) {
     // Twice: the first request fills the cached floor's bytes, the second is served from them.
     const cachedBody = await (await fetch(listUrl(cachedFloor.url), { headers: asKey(small) })).text();
     if (cachedBody !== body) throw new Error('the cached floor does not answer what the service answers');
+    const stackBody = await (await fetch(listUrl(stack.url), { headers: asKey(small) })).text();
+    if (stackBody !== body) throw new Error('the Express stack does not answer what the service answers');
   }
 
   const get = (url: string, headers: Record<string, string>) => ({
@@ -227,9 +236,11 @@ async function main() {
       bare: get(listUrl(bare.url), {}),
       floor: get(listUrl(floor.url), asKey(small)),
       cached_floor: get(listUrl(cachedFloor.url), asKey(small)),
+      express_stack: get(listUrl(stack.url), asKey(small)),
     },
     timing,
   );
+  await stack.stop();
   await bare.stop();
   await floor.stop();
   await cachedFloor.stop();
@@ -484,6 +495,8 @@ async function main() {
     list_vs_bare_express_throughput_ratio: round(medianRatio(versus.list, versus.bare, rps)),
     list_vs_floor_throughput_ratio: round(medianRatio(versus.list, versus.floor, rps)),
     list_vs_cached_floor_throughput_ratio: round(medianRatio(versus.list, versus.cached_floor, rps)),
+    list_vs_express_stack_throughput_ratio: round(medianRatio(versus.list, versus.express_stack, rps)),
+    express_stack_vs_cached_floor_throughput_ratio: round(medianRatio(versus.express_stack, versus.cached_floor, rps)),
     cached_floor_rps: Math.round(medianOf(versus.cached_floor, rps)),
     list_uncached_vs_bare_express_throughput_ratio: round(medianRatio(versus.list_uncached, versus.bare, rps)),
     list_uncached_vs_floor_throughput_ratio: round(medianRatio(versus.list_uncached, versus.floor, rps)),

@@ -39,6 +39,11 @@ const ROWS: [key: string, label: string][] = [
   ['list_vs_floor_throughput_ratio', 'list / floor (node:http + pg) throughput'],
   ['list_vs_cached_floor_throughput_ratio', 'list / cached floor (node:http + auth statement) throughput'],
   ['cached_floor_rps', 'cached floor throughput (req/s)'],
+  ['list_vs_express_stack_throughput_ratio', 'list / Express stack (same middleware + auth statement) throughput'],
+  [
+    'express_stack_vs_cached_floor_throughput_ratio',
+    'Express stack / cached floor throughput (the ceiling of the cached floor target)',
+  ],
   ['list_uncached_vs_bare_express_throughput_ratio', 'list, cache off / bare Express throughput'],
   ['list_uncached_vs_floor_throughput_ratio', 'list, cache off / floor throughput'],
   ['list_rps', 'list throughput (req/s)'],
