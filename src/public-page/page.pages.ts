@@ -96,6 +96,7 @@ const TOKEN_SLOT = Buffer.from(`form-token-${randomBytes(16).toString('hex')}`);
 /** A token is digits, a dot and base64url (page.security.ts): nothing in it needs escaping in HTML. */
 function sendWithToken(res: Response, status: number, page: Buffer, token: string) {
   const at = page.indexOf(TOKEN_SLOT);
+  if (at < 0) return void res.status(status).type('html').send(page);
   const body = Buffer.concat([page.subarray(0, at), Buffer.from(token), page.subarray(at + TOKEN_SLOT.length)]);
   res.status(status).type('html').send(body);
 }
