@@ -4,7 +4,7 @@
  * Writes bench/results/{full,quick}.json and prints a summary. See bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +21,7 @@ import {
 import { openPostgres } from '../src/db/postgres.js';
 import { pgliteListFloorRps } from './lib/pglite-floor.js';
 import { listStatements, statementFloor } from './lib/statement-floor.js';
+import { eventLoopDelayDuring } from './lib/event-loop.js';
 import { NEWEST_FIRST } from '../src/exports/export.service.js';
 import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
 import {
@@ -434,18 +435,33 @@ async function main() {
   }
 
   log('embedded database against PostgreSQL');
+  // Seeded through a server without its list cache, then copied for one with it: one owner per directory.
   const embeddedEnv = { DATABASE_URL: '', DATA_DIR: join(workDir, 'embedded'), LIST_CACHE_MB: '0' };
-  const embedded = await service(embeddedEnv, 'embedded');
+  const seeding = await service(embeddedEnv, 'embedded-seeding');
   const embeddedTenant = await createTenant('Embedded', embeddedEnv);
   await seedWithCli(embeddedTenant, plan.small, embeddedEnv);
+  await seeding.stop();
+  const cachedEmbeddedEnv = { DATABASE_URL: '', DATA_DIR: join(workDir, 'embedded-cached') };
+  cpSync(embeddedEnv.DATA_DIR, cachedEmbeddedEnv.DATA_DIR, { recursive: true });
+  // Its metrics listener gives the event-loop delay (issue 20 §3: is the loop blocked by WASM?).
+  const metricsPort = await freePort();
+  const embedded = await service({ ...embeddedEnv, METRICS_PORT: String(metricsPort) }, 'embedded');
+  const cachedEmbedded = await service(cachedEmbeddedEnv, 'embedded-cached');
   const modes = await alternate(
     {
       embedded: get(listUrl(embedded.url), asKey(embeddedTenant)),
       postgres: get(listUrl(uncached.url), asKey(small)),
+      embedded_cached: get(listUrl(cachedEmbedded.url), asKey(embeddedTenant)),
+      postgres_cached: get(listUrl(api.url), asKey(small)),
     },
     timing,
   );
+  const stalls = await eventLoopDelayDuring(`http://127.0.0.1:${metricsPort}`, () =>
+    runLoad({ ...get(listUrl(embedded.url), asKey(embeddedTenant)), seconds: plan.seconds }),
+  );
+  log(`  event loop under the list load: max ${round(stalls.delay.maxMs)} ms, p99 ${round(stalls.delay.p99Ms)} ms`);
   await embedded.stop();
+  await cachedEmbedded.stop();
   log('embedded floor: PGlite running the list statements in a loop, no HTTP');
   const pgliteFloor = await pgliteListFloorRps(embeddedEnv.DATA_DIR, embeddedTenant.key, plan.seconds);
 
@@ -553,6 +569,12 @@ async function main() {
     export_encode_10k_vs_copy_time_ratio: round(encodeMs / exported.copyMs),
     embedded_vs_postgres_list_throughput_ratio: round(medianRatio(modes.embedded, modes.postgres, rps)),
     embedded_list_rps: Math.round(medianOf(modes.embedded, rps)),
+    embedded_vs_postgres_cached_list_throughput_ratio: round(
+      medianRatio(modes.embedded_cached, modes.postgres_cached, rps),
+    ),
+    embedded_cached_list_rps: Math.round(medianOf(modes.embedded_cached, rps)),
+    embedded_event_loop_max_stall_ms: round(stalls.delay.maxMs, 1),
+    embedded_event_loop_p99_ms: round(stalls.delay.p99Ms, 1),
     pglite_list_floor_rps: Math.round(pgliteFloor),
     embedded_list_vs_pglite_floor_throughput_ratio: round(medianOf(modes.embedded, rps) / pgliteFloor),
     postgres_list_rps: Math.round(medianOf(modes.postgres, rps)),
