@@ -1,7 +1,7 @@
 import { actorOf, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/database.js';
 import { newId } from '../shared/ids.js';
-import { insertActivity, insertEvent, type ActivityEntry } from './activity.repository.js';
+import { insertRecords, type ActivityEntry } from './activity.repository.js';
 import { wakeWorkers } from './event.bus.js';
 import type { EventData, EventType } from './event.types.js';
 
@@ -26,16 +26,18 @@ export type ActivityEvent = Omit<ActivityEntry, 'actorUserId' | 'actorApiKeyId'>
 /**
  * Records an event in the business's activity, crediting the caller: a principal's user (and key, when
  * it came through one), or an explicit actor. Called inside the transaction of the change it records,
- * so the two commit or fail together.
+ * so the two commit or fail together. The activity row and the published event are one statement.
  */
 export async function recordActivity(db: Queryable, by: Principal | Actor, event: ActivityEvent): Promise<void> {
   const { publish, ...entry } = event;
   const actor = 'kind' in by ? actorOf(by) : { actorUserId: by.userId, actorApiKeyId: null };
-  await insertActivity(db, by.businessId, { ...entry, ...actor });
+  let published: { id: string; type: EventType; data: EventData } | null = null;
   if (publish) {
     const { type = entry.type as EventType, ...data } = publish;
-    await publishEvent(db, by.businessId, type, data);
+    published = { id: newId(), type, data };
   }
+  const queued = await insertRecords(db, by.businessId, { ...entry, ...actor }, published);
+  if (queued > 0) wakeWorkers();
 }
 
 /**
@@ -43,6 +45,6 @@ export async function recordActivity(db: Queryable, by: Principal | Actor, event
  * and wakes this process's webhook workers (other instances hear PostgreSQL's NOTIFY at commit).
  */
 export async function publishEvent(db: Queryable, businessId: string, type: EventType, data: EventData) {
-  const queued = await insertEvent(db, businessId, { id: newId(), type, data });
+  const queued = await insertRecords(db, businessId, null, { id: newId(), type, data });
   if (queued > 0) wakeWorkers();
 }
