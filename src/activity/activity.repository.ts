@@ -11,27 +11,23 @@ export interface ActivityEntry {
   data?: Record<string, unknown>;
 }
 
+/** What a change records beside itself: the activity row, the event, or both. */
+export interface Records {
+  activity: Omit<ActivityEntry, 'entityId' | 'data'> | null;
+  event: { id: string; type: string } | null;
+}
+
 /**
- * What a change records beside itself, each part as SQL over `from` (a CTE of the statement: one row
- * when the change happened, none when it did not, so nothing is recorded for a change not made).
+ * The values of the records, as SQL over `from`: a CTE of the statement with one row when the change
+ * happened and none when it did not, so that a change not made records nothing.
  */
 export interface RecordsSql {
   from: string;
-  activity?: {
-    type: string;
-    entityType: ActivityEntry['entityType'];
-    actorUserId: string | null;
-    actorApiKeyId: string | null;
-    /** The entity's id and the activity's data (jsonb), as SQL over `from`. */
-    entityIdSql: string;
-    dataSql: string;
-  };
-  event?: {
-    id: string;
-    type: string;
-    /** The event's data (jsonb: `{object, changes}`), as SQL over `from`. */
-    dataSql: string;
-  };
+  entityId: string;
+  /** jsonb */
+  activityData: string;
+  /** jsonb: `{object, changes}` */
+  eventData: string;
 }
 
 const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -45,16 +41,16 @@ const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  * `businessId` is a parameter reference (`$1`); the values of the records are appended to `params`.
  * The statement's main query reads how many deliveries were queued with `queuedSql`.
  */
-export function recordsSql(businessId: string, params: unknown[], records: RecordsSql): string {
-  const { from, activity, event } = records;
+export function recordsSql(businessId: string, params: unknown[], records: Records, sql: RecordsSql): string {
+  const { activity, event } = records;
   const value = (v: unknown) => `$${params.push(v)}`;
   const ctes: string[] = [];
   if (activity) {
     ctes.push(/* sql */ `recorded_activity AS (
       INSERT INTO activity (business_id, type, entity_type, entity_id, actor_user_id, actor_api_key_id, data)
-      SELECT ${businessId}, ${value(activity.type)}, ${value(activity.entityType)}, ${activity.entityIdSql},
-        ${value(activity.actorUserId)}::uuid, ${value(activity.actorApiKeyId)}::uuid, ${activity.dataSql}
-      FROM ${from}
+      SELECT ${businessId}, ${value(activity.type)}, ${value(activity.entityType)}, ${sql.entityId},
+        ${value(activity.actorUserId)}::uuid, ${value(activity.actorApiKeyId)}::uuid, ${sql.activityData}
+      FROM ${sql.from}
     )`);
   }
   if (event) {
@@ -62,8 +58,8 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
     ctes.push(
       /* sql */ `recorded_event AS (
       INSERT INTO events (id, business_id, type, data)
-      SELECT ${value(event.id)}, ${businessId}, ${type}, ${event.dataSql}
-      FROM ${from}
+      SELECT ${value(event.id)}, ${businessId}, ${type}, ${sql.eventData}
+      FROM ${sql.from}
       RETURNING id, type, data, created_at
     )`,
       /* sql */ `recorded_deliveries AS (
@@ -96,7 +92,7 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
 }
 
 /** How many deliveries a statement with `recordsSql` queued (and announced): 0 without an event. */
-export const queuedSql = (records: RecordsSql): string =>
+export const queuedSql = (records: Records): string =>
   records.event ? '(SELECT coalesce(max(queued), 0) FROM recorded_notice)' : '0';
 
 /**
@@ -111,22 +107,17 @@ export async function insertRecords(
   event: { id: string; type: string; data: unknown } | null,
 ): Promise<number> {
   const params: unknown[] = [businessId];
-  const records: RecordsSql = { from: '(VALUES (1)) AS one (n)' };
-  if (entry) {
-    records.activity = {
-      type: entry.type,
-      entityType: entry.entityType,
-      actorUserId: entry.actorUserId,
-      actorApiKeyId: entry.actorApiKeyId,
-      entityIdSql: `$${params.push(entry.entityId)}::uuid`,
-      dataSql: `$${params.push(JSON.stringify(entry.data ?? {}))}::jsonb`,
-    };
-  }
-  if (event)
-    records.event = { id: event.id, type: event.type, dataSql: `$${params.push(JSON.stringify(event.data))}::jsonb` };
+  const value = (v: unknown, type: string) => `$${params.push(v)}::${type}`;
+  const records: Records = { activity: entry, event };
+  const sql: RecordsSql = {
+    from: '(VALUES (1)) AS one (n)',
+    entityId: entry ? value(entry.entityId, 'uuid') : 'NULL',
+    activityData: entry ? value(JSON.stringify(entry.data ?? {}), 'jsonb') : 'NULL',
+    eventData: event ? value(JSON.stringify(event.data), 'jsonb') : 'NULL',
+  };
   const { rows } = await db.query<{ queued: number }>(
     /* sql */ `
-    WITH ${recordsSql('$1::uuid', params, records)}
+    WITH ${recordsSql('$1::uuid', params, records, sql)}
     SELECT ${queuedSql(records)} AS queued`,
     params,
   );

@@ -1,7 +1,7 @@
 import { actorOf, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/database.js';
 import { newId } from '../shared/ids.js';
-import { insertRecords, type ActivityEntry } from './activity.repository.js';
+import { insertRecords, type ActivityEntry, type Records } from './activity.repository.js';
 import { wakeWorkers } from './event.bus.js';
 import type { EventData, EventType } from './event.types.js';
 
@@ -36,8 +36,7 @@ export async function recordActivity(db: Queryable, by: Principal | Actor, event
     const { type = entry.type as EventType, ...data } = publish;
     published = { id: newId(), type, data };
   }
-  const queued = await insertRecords(db, by.businessId, { ...entry, ...actor }, published);
-  if (queued > 0) wakeWorkers();
+  afterRecorded(await insertRecords(db, by.businessId, { ...entry, ...actor }, published));
 }
 
 /**
@@ -45,6 +44,26 @@ export async function recordActivity(db: Queryable, by: Principal | Actor, event
  * and wakes this process's webhook workers (other instances hear PostgreSQL's NOTIFY at commit).
  */
 export async function publishEvent(db: Queryable, businessId: string, type: EventType, data: EventData) {
-  const queued = await insertRecords(db, businessId, null, { id: newId(), type, data });
+  afterRecorded(await insertRecords(db, businessId, null, { id: newId(), type, data }));
+}
+
+/**
+ * The records of a change whose own statement writes them (recordsSql): the activity, credited like
+ * recordActivity's, and the event when the change publishes one. Their data is SQL of the repository.
+ */
+export function recordsOf(
+  by: Principal | Actor,
+  activity: { type: string; entityType: ActivityEntry['entityType'] },
+  eventType: EventType | null,
+): Records {
+  const actor = 'kind' in by ? actorOf(by) : { actorUserId: by.userId, actorApiKeyId: null };
+  return {
+    activity: { ...activity, ...actor },
+    event: eventType ? { id: newId(), type: eventType } : null,
+  };
+}
+
+/** After a statement that wrote an event: wakes this process's webhook workers when it queued deliveries. */
+export function afterRecorded(queued: number): void {
   if (queued > 0) wakeWorkers();
 }
