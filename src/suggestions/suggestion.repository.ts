@@ -27,6 +27,9 @@ export interface SuggestionRow {
 const COLUMNS = /* sql */ `id, content, status, priority, sentiment, sentiment_score, customer_name, customer_email,
   upvote_count, is_anonymous, visibility, review_state, location_id, created_at, updated_at`;
 
+/** Every column of a suggestion row, as reads, writes and the vote's statement return it. */
+export const SUGGESTION_COLUMNS = COLUMNS;
+
 /**
  * The list fields of spec 4.2, in its order, each as the SQL that reads it as a client sees it:
  * exports read them as value arrays (see selectSuggestionRecords) and write them out as they come.
