@@ -167,6 +167,20 @@ describe('Events: one per change, with the resource as its read returns it', () 
     });
   });
 
+  it('When an issue with every field set is created, then its event object is its read', async () => {
+    const t = await buildTeam(ctx.db);
+    const issue = await send('post', `${biz(t)}/issues`, asOwner(t), {
+      title: 'Wobbly table',
+      description: 'Table 4 rocks',
+      priority: 'critical',
+      assignee_id: t.member.id,
+      customer_name: 'Zoë',
+      customer_email: 'zoe@example.com',
+    });
+    const [created] = await allEvents(t, 1);
+    expect(created!.data).toEqual({ object: await readOne(t, `${biz(t)}/issues/${issue.id}`) });
+  });
+
   it('When comments are added on either kind through either family, then comment.created carries the comment', async () => {
     const t = await buildTeam(ctx.db);
     const suggestion = await send('post', '/api/v1/suggestions', { 'X-API-Key': t.write }, { content: 'More tables' });
