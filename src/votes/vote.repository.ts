@@ -53,9 +53,11 @@ export interface CountedVote {
 
 /**
  * The rest of a vote's statement once `voted` (the vote inserted or deleted, if any) is known: the
- * count moves by `delta` only when it has a row, and the activity and the event record it from the
- * changed suggestion. The suggestion is locked first by `target`, so the vote and its count change one
- * statement at a time: `upvote_count` always equals the number of votes, whatever the concurrency.
+ * count moves by `delta` exactly when it has a row, and the activity and the event record it from the
+ * changed suggestion. The vote and its count change in one statement, so `upvote_count` always equals
+ * the number of votes, whatever the concurrency: concurrent votes queue on the suggestion's row at the
+ * UPDATE, which adds to the latest count. That row lock is taken as late as it can be, by the UPDATE,
+ * and held only for the records and the commit: the vote's own insert or delete is done before it.
  */
 function countAndRecordSql(params: unknown[], delta: 1 | -1, records: Records): string {
   const deltaParam = `$${params.push(delta)}::int`;
@@ -84,15 +86,10 @@ function countAndRecordSql(params: unknown[], delta: 1 | -1, records: Records): 
     CROSS JOIN changed`;
 }
 
-/** The suggestion, locked for the statement's transaction; only a publicly visible one when `publicOnly`. */
-const TARGET_SQL = /* sql */ `target AS (
-      SELECT id
-      FROM suggestions
-      WHERE business_id = $1
-        AND id = $2
-        AND (NOT $3::boolean OR (${PUBLICLY_VISIBLE}))
-      FOR NO KEY UPDATE
-    )`;
+/** The suggestion voted on: of the business, and publicly visible when `$3` (the page's votes). */
+const TARGET_SQL = /* sql */ `s.business_id = $1
+        AND s.id = $2
+        AND (NOT $3::boolean OR (${PUBLICLY_VISIBLE}))`;
 
 /**
  * Adds a vote, moves the count and records both, in one statement. Null when nothing was added: no
@@ -118,12 +115,12 @@ export async function insertCountedVote(
   ];
   const { rows } = await db.query<VoteRow & { upvote_count: number; queued: number }>(
     /* sql */ `
-    WITH ${TARGET_SQL},
-    voted AS (
+    WITH voted AS (
       INSERT INTO votes (id, business_id, suggestion_id, voter_digest, voter_type, voter_email, voter_external_id,
         voter_name)
-      SELECT $4, $1, target.id, $5, $6, $7, $8, $9
-      FROM target
+      SELECT $4, $1, s.id, $5, $6, $7, $8, $9
+      FROM suggestions s
+      WHERE ${TARGET_SQL}
       ON CONFLICT (suggestion_id, voter_digest) DO NOTHING
       RETURNING ${COLUMNS}
     ),
@@ -146,13 +143,14 @@ export async function deleteCountedVote(
   const params: unknown[] = [businessId, suggestionId, publicOnly, value];
   const { rows } = await db.query<VoteRow & { upvote_count: number; queued: number }>(
     /* sql */ `
-    WITH ${TARGET_SQL},
-    voted AS (
-      DELETE FROM votes
-      WHERE business_id = $1
-        AND suggestion_id = (SELECT id FROM target)
-        AND ${column} = $4
-      RETURNING ${COLUMNS}
+    WITH voted AS (
+      DELETE FROM votes v
+      USING suggestions s
+      WHERE v.business_id = $1
+        AND v.suggestion_id = $2
+        AND v.${column} = $4
+        AND ${TARGET_SQL}
+      RETURNING ${qualified('v')}
     ),
     ${countAndRecordSql(params, -1, records)}`,
     params,

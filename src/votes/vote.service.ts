@@ -55,10 +55,10 @@ const votedRecords = (by: Principal | Actor, type: 'suggestion.voted' | 'suggest
   recordsOf(by, { type, entityType: 'suggestion' }, 'suggestion.voted');
 
 /**
- * Adds a vote once per voter. One statement locks the suggestion, inserts the vote, moves the count by
- * the votes inserted and records the activity and the event: `upvote_count` always equals the number
- * of votes, whatever the concurrency, and the lock is held for no round trip of the client. A voter
- * who had already voted gets their vote back, and nothing is written.
+ * Adds a vote once per voter. One statement inserts the vote, moves the count by the votes it inserted
+ * and records the activity and the event: `upvote_count` always equals the number of votes, whatever
+ * the concurrency, and the suggestion's row lock, taken by the count's update, is held for no round
+ * trip of the client. A voter who had already voted gets their vote back, and nothing is written.
  */
 export async function castVote(
   pool: pg.Pool,
@@ -128,8 +128,7 @@ export async function withdrawVote(
       if ('id' in which) throw notFound('Vote');
       return { upvoteCount: standing.upvoteCount, removed: false };
     }
-    // The vote committed while the statement waited for the suggestion's lock, after the statement
-    // had taken its snapshot: the lock is free of it now. Once more.
+    // The vote committed after the statement had taken its snapshot, so it did not see it. Once more.
     if (attempt === RETRIES) throw conflict('The suggestion changed while taking the vote back; try again');
   }
 }
