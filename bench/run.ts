@@ -348,8 +348,15 @@ async function main() {
     })
   ).json()) as { id: string };
 
-  // Creates and votes, side by side.
+  // Creates and votes, side by side, and the write floor: the create's statements with no framework.
   log('create and votes');
+  const writeFloor = await startServer(
+    ['--import', 'tsx', 'bench/servers/write-floor.ts'],
+    { DATABASE_URL: databaseUrl },
+    join(workDir, 'write-floor.log'),
+    '/health',
+  );
+  cleanups.push(() => writeFloor.stop());
   const create = {
     url: `${api.url}/api/v1/suggestions`,
     connections: CONNECTIONS,
@@ -367,6 +374,7 @@ async function main() {
         body: JSON.stringify({ voter: { external_id: 'bench-[<id>]' } }),
         idReplacement: true,
       },
+      write_floor: { ...create, url: `${writeFloor.url}/api/v1/suggestions` },
     },
     timing,
   );
@@ -549,6 +557,8 @@ async function main() {
     analytics_large_p50_ms: medianOf(analytics.large, p50),
     analytics_small_p50_ms: medianOf(analytics.small, p50),
     create_throughput_rps: Math.round(medianOf(creates.create, rps)),
+    write_floor_rps: Math.round(medianOf(creates.write_floor, rps)),
+    create_vs_write_floor_throughput_ratio: round(medianRatio(creates.create, creates.write_floor, rps)),
     public_page_rps: Math.round(medianOf(pages.page, rps)),
     public_page_vs_cached_list_throughput_ratio: round(medianRatio(pages.page, pages.list, rps)),
     public_page_p50_ms: medianOf(pages.page, p50),

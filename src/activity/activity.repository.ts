@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/database.js';
 import { DELIVERY_CHANNEL } from './event.bus.js';
-import type { EventData } from './event.types.js';
 
 export interface ActivityEntry {
   type: string;
@@ -12,57 +11,115 @@ export interface ActivityEntry {
   data?: Record<string, unknown>;
 }
 
-/** Called inside the transaction of the change it records, so the two commit or fail together. */
-export async function insertActivity(db: Queryable, businessId: string, entry: ActivityEntry): Promise<void> {
-  await db.query(
-    /* sql */ `
-    INSERT INTO activity (business_id, type, entity_type, entity_id, actor_user_id, actor_api_key_id, data)
-    VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      businessId,
-      entry.type,
-      entry.entityType,
-      entry.entityId,
-      entry.actorUserId,
-      entry.actorApiKeyId,
-      JSON.stringify(entry.data ?? {}),
-    ],
-  );
+/** What a change records beside itself: the activity row, the event, or both. */
+export interface Records {
+  activity: Omit<ActivityEntry, 'entityId' | 'data'> | null;
+  event: { id: string; type: string } | null;
+}
+
+/**
+ * The values of the records, as SQL over `from`: a CTE of the statement with one row when the change
+ * happened and none when it did not, so that a change not made records nothing.
+ */
+export interface RecordsSql {
+  from: string;
+  entityId: string;
+  /** jsonb */
+  activityData: string;
+  /** jsonb: `{object, changes}` */
+  eventData: string;
 }
 
 const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
- * Writes an event in the caller's transaction and, beside it, one delivery for each active endpoint
- * of the business that takes this type. Answers how many deliveries were queued.
+ * The CTEs that write a change's records in the statement that makes the change: its activity row,
+ * its event, and one webhook delivery for each active endpoint of the business that takes the event's
+ * type, with a NOTIFY to every instance when there is one. One statement is atomic by itself, so a
+ * change and its records need no transaction of their own, and cost one round trip.
+ *
+ * `businessId` is a parameter reference (`$1`); the values of the records are appended to `params`.
+ * The statement's main query reads how many deliveries were queued with `queuedSql`.
  */
-export async function insertEvent(
+export function recordsSql(businessId: string, params: unknown[], records: Records, sql: RecordsSql): string {
+  const { activity, event } = records;
+  const value = (v: unknown) => `$${params.push(v)}`;
+  const ctes: string[] = [];
+  if (activity) {
+    ctes.push(/* sql */ `recorded_activity AS (
+      INSERT INTO activity (business_id, type, entity_type, entity_id, actor_user_id, actor_api_key_id, data)
+      SELECT ${businessId}, ${value(activity.type)}, ${value(activity.entityType)}, ${sql.entityId},
+        ${value(activity.actorUserId)}::uuid, ${value(activity.actorApiKeyId)}::uuid, ${sql.activityData}
+      FROM ${sql.from}
+    )`);
+  }
+  if (event) {
+    const type = value(event.type);
+    ctes.push(
+      /* sql */ `recorded_event AS (
+      INSERT INTO events (id, business_id, type, data)
+      SELECT ${value(event.id)}, ${businessId}, ${type}, ${sql.eventData}
+      FROM ${sql.from}
+      RETURNING id, type, data, created_at
+    )`,
+      /* sql */ `recorded_deliveries AS (
+      INSERT INTO webhook_deliveries (id, business_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
+      SELECT gen_random_uuid(), ${businessId}, e.id, event.id, event.type,
+        json_build_object(
+          'type', event.type,
+          'timestamp', to_char(event.created_at AT TIME ZONE 'UTC', ${UTC_MS}),
+          'data', event.data)::text,
+        event.created_at
+      FROM webhook_endpoints e
+      CROSS JOIN recorded_event AS event
+      WHERE e.business_id = ${businessId}
+        AND e.active
+        AND (${type} = ANY (e.events) OR '*' = ANY (e.events))
+      RETURNING 1
+    )`,
+      /* sql */ `recorded_queue AS (
+      SELECT count(*)::int AS queued
+      FROM recorded_deliveries
+    )`,
+      /* sql */ `recorded_notice AS (
+      SELECT queued, pg_notify(${value(DELIVERY_CHANNEL)}, ${businessId}::text)
+      FROM recorded_queue
+      WHERE queued > 0
+    )`,
+    );
+  }
+  return ctes.join(',\n    ');
+}
+
+/** How many deliveries a statement with `recordsSql` queued (and announced): 0 without an event. */
+export const queuedSql = (records: Records): string =>
+  records.event ? '(SELECT coalesce(max(queued), 0) FROM recorded_notice)' : '0';
+
+/**
+ * Writes an activity row and/or an event (with its deliveries) in one statement; called inside the
+ * transaction of the change it records, so they commit or fail together. Answers how many deliveries
+ * were queued.
+ */
+export async function insertRecords(
   db: Queryable,
   businessId: string,
-  event: { id: string; type: string; data: EventData },
+  entry: ActivityEntry | null,
+  event: { id: string; type: string; data: unknown } | null,
 ): Promise<number> {
-  const { rowCount } = await db.query(
+  const params: unknown[] = [businessId];
+  const value = (v: unknown, type: string) => `$${params.push(v)}::${type}`;
+  const records: Records = { activity: entry, event };
+  const sql: RecordsSql = {
+    from: '(VALUES (1)) AS one (n)',
+    entityId: entry ? value(entry.entityId, 'uuid') : 'NULL',
+    activityData: entry ? value(JSON.stringify(entry.data ?? {}), 'jsonb') : 'NULL',
+    eventData: event ? value(JSON.stringify(event.data), 'jsonb') : 'NULL',
+  };
+  const { rows } = await db.query<{ queued: number }>(
     /* sql */ `
-    WITH event AS (
-      INSERT INTO events (id, business_id, type, data)
-      VALUES ($1, $2, $3, $4)
-      RETURNING id, type, data, created_at
-    )
-    INSERT INTO webhook_deliveries (id, business_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
-    SELECT gen_random_uuid(), $2, e.id, event.id, event.type,
-      json_build_object(
-        'type', event.type,
-        'timestamp', to_char(event.created_at AT TIME ZONE 'UTC', ${UTC_MS}),
-        'data', event.data)::text,
-      event.created_at
-    FROM webhook_endpoints e
-    CROSS JOIN event
-    WHERE e.business_id = $2
-      AND e.active
-      AND ($3 = ANY (e.events) OR '*' = ANY (e.events))`,
-    [event.id, businessId, event.type, JSON.stringify(event.data)],
+    WITH ${recordsSql('$1::uuid', params, records, sql)}
+    SELECT ${queuedSql(records)} AS queued`,
+    params,
   );
-  const queued = rowCount ?? 0;
-  if (queued > 0) await db.query('SELECT pg_notify($1, $2)', [DELIVERY_CHANNEL, businessId]);
-  return queued;
+  return rows[0]!.queued;
 }

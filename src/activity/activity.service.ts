@@ -1,7 +1,7 @@
 import { actorOf, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/database.js';
 import { newId } from '../shared/ids.js';
-import { insertActivity, insertEvent, type ActivityEntry } from './activity.repository.js';
+import { insertRecords, type ActivityEntry, type Records } from './activity.repository.js';
 import { wakeWorkers } from './event.bus.js';
 import type { EventData, EventType } from './event.types.js';
 
@@ -26,16 +26,17 @@ export type ActivityEvent = Omit<ActivityEntry, 'actorUserId' | 'actorApiKeyId'>
 /**
  * Records an event in the business's activity, crediting the caller: a principal's user (and key, when
  * it came through one), or an explicit actor. Called inside the transaction of the change it records,
- * so the two commit or fail together.
+ * so the two commit or fail together. The activity row and the published event are one statement.
  */
 export async function recordActivity(db: Queryable, by: Principal | Actor, event: ActivityEvent): Promise<void> {
   const { publish, ...entry } = event;
   const actor = 'kind' in by ? actorOf(by) : { actorUserId: by.userId, actorApiKeyId: null };
-  await insertActivity(db, by.businessId, { ...entry, ...actor });
+  let published: { id: string; type: EventType; data: EventData } | null = null;
   if (publish) {
     const { type = entry.type as EventType, ...data } = publish;
-    await publishEvent(db, by.businessId, type, data);
+    published = { id: newId(), type, data };
   }
+  afterRecorded(await insertRecords(db, by.businessId, { ...entry, ...actor }, published));
 }
 
 /**
@@ -43,6 +44,26 @@ export async function recordActivity(db: Queryable, by: Principal | Actor, event
  * and wakes this process's webhook workers (other instances hear PostgreSQL's NOTIFY at commit).
  */
 export async function publishEvent(db: Queryable, businessId: string, type: EventType, data: EventData) {
-  const queued = await insertEvent(db, businessId, { id: newId(), type, data });
+  afterRecorded(await insertRecords(db, businessId, null, { id: newId(), type, data }));
+}
+
+/**
+ * The records of a change whose own statement writes them (recordsSql): the activity, credited like
+ * recordActivity's, and the event when the change publishes one. Their data is SQL of the repository.
+ */
+export function recordsOf(
+  by: Principal | Actor,
+  activity: { type: string; entityType: ActivityEntry['entityType'] },
+  eventType: EventType | null,
+): Records {
+  const actor = 'kind' in by ? actorOf(by) : { actorUserId: by.userId, actorApiKeyId: null };
+  return {
+    activity: { ...activity, ...actor },
+    event: eventType ? { id: newId(), type: eventType } : null,
+  };
+}
+
+/** After a statement that wrote an event: wakes this process's webhook workers when it queued deliveries. */
+export function afterRecorded(queued: number): void {
   if (queued > 0) wakeWorkers();
 }

@@ -1,5 +1,6 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
-import { isoText } from '../db/columns.js';
+import { queuedSql, recordsSql, type Records } from '../activity/activity.repository.js';
+import { isoText, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, IssueStatus, Priority } from '../shared/schemas.js';
 import type { ResolvedAtChange } from './issue-state.js';
@@ -37,6 +38,19 @@ const LIST_FIELD_SQL = {
   created_at: isoText('created_at'),
   updated_at: isoText('updated_at'),
 };
+
+/**
+ * The single-item read (toIssueResponse) as SQL over an issue row: the object of the events an issue's
+ * own statement records. The same fields and values as the presenter's (test/api/events.test.ts).
+ */
+const ISSUE_OBJECT_SQL = jsonObjectSql({ ...LIST_FIELD_SQL, is_anonymous: 'is_anonymous' });
+
+/** The assignee, when one is named, is a member of the business. */
+const ASSIGNABLE = (assigneeId: string) => /* sql */ `(${assigneeId}::uuid IS NULL OR EXISTS (
+          SELECT 1
+          FROM memberships m
+          WHERE m.business_id = $1
+            AND m.user_id = ${assigneeId}::uuid))`;
 
 export interface IssueFilter extends ListFilter {
   status?: IssueStatus;
@@ -121,23 +135,128 @@ export interface IssueChanges {
   resolvedAt: ResolvedAtChange;
 }
 
-/** Status and assignee are always written (the service computes them together); priority only when given. */
-export function updateIssue(
+type Recorded = { row: IssueRow; queued: number } | null;
+
+function recorded(rows: (IssueRow & { queued: number })[]): Recorded {
+  const first = rows[0];
+  if (!first) return null;
+  const { queued, ...row } = first;
+  return { row, queued };
+}
+
+/**
+ * Inserts an issue with its records (the activity's data given, the event's object read from the new
+ * row) in one statement: no transaction of its own, one round trip. Null, and nothing written, when
+ * the assignee is not a member of the business.
+ */
+export async function insertRecordedIssue(
+  db: Queryable,
+  businessId: string,
+  issue: NewIssueRow,
+  records: Records,
+  activityData: Record<string, unknown>,
+): Promise<Recorded> {
+  const params: unknown[] = [
+    businessId,
+    issue.id,
+    issue.title,
+    issue.description,
+    issue.status,
+    issue.priority,
+    issue.assigneeId,
+    issue.customerName,
+    issue.customerEmail,
+    issue.customerName === null && issue.customerEmail === null,
+    issue.locationId,
+    issue.source,
+    JSON.stringify(activityData),
+  ];
+  const records_ = recordsSql('$1::uuid', params, records, {
+    from: 'changed',
+    entityId: 'id',
+    activityData: '$13::jsonb',
+    eventData: `jsonb_build_object('object', ${ISSUE_OBJECT_SQL})`,
+  });
+  const { rows } = await db.query<IssueRow & { queued: number }>(
+    /* sql */ `
+    WITH changed AS (
+      INSERT INTO issues (id, business_id, title, description, status, priority, assignee_id, customer_name,
+        customer_email, is_anonymous, location_id, source, resolved_at)
+      SELECT $2, $1, $3, $4, $5::issue_status, $6, $7, $8, $9, $10, $11, $12,
+        CASE WHEN $5::issue_status = 'resolved' THEN now() END
+      WHERE ${ASSIGNABLE('$7')}
+      RETURNING ${COLUMNS}
+    ),
+    ${records_}
+    SELECT ${COLUMNS}, ${queuedSql(records)} AS queued
+    FROM changed`,
+    params,
+  );
+  return recorded(rows);
+}
+
+/**
+ * Changes an issue and stamps updated_at, with its records in the same statement: the activity's data
+ * and the event's changes given, except resolved_at's, read from the changed row like the event's
+ * object. Status and assignee are always written (the service computes them together); priority only
+ * when given. Null when there is no such issue or the assignee is not a member of the business.
+ */
+export async function updateRecordedIssue(
   db: Queryable,
   businessId: string,
   id: string,
   changes: IssueChanges,
-): Promise<IssueRow | null> {
-  return issues.update(
-    db,
+  records: Records,
+  recordedData: {
+    activity: Record<string, unknown>;
+    changes: Record<string, unknown>;
+    resolvedAtBefore: string | null;
+  },
+): Promise<Recorded> {
+  const params: unknown[] = [
     businessId,
     id,
-    /* sql */ `status = $3,
-        priority = COALESCE($4, priority),
-        assignee_id = $5,
-        resolved_at = CASE $6 WHEN 'stamp' THEN clock_timestamp() WHEN 'clear' THEN NULL ELSE resolved_at END`,
-    [changes.status, changes.priority ?? null, changes.assigneeId, changes.resolvedAt],
+    changes.status,
+    changes.priority ?? null,
+    changes.assigneeId,
+    changes.resolvedAt,
+    JSON.stringify(recordedData.activity),
+    JSON.stringify(recordedData.changes),
+    recordedData.resolvedAtBefore,
+  ];
+  const resolvedAt = isoText('resolved_at');
+  const records_ = recordsSql('$1::uuid', params, records, {
+    from: 'changed',
+    entityId: 'id',
+    activityData: '$7::jsonb',
+    eventData: /* sql */ `jsonb_build_object(
+        'object', ${ISSUE_OBJECT_SQL},
+        'changes', $8::jsonb || CASE
+          WHEN ${resolvedAt} IS DISTINCT FROM $9::text
+          THEN jsonb_build_object('resolved_at', jsonb_build_object('from', $9::text, 'to', ${resolvedAt}))
+          ELSE '{}'
+        END)`,
+  });
+  const { rows } = await db.query<IssueRow & { queued: number }>(
+    /* sql */ `
+    WITH changed AS (
+      UPDATE issues
+      SET status = $3,
+          priority = COALESCE($4, priority),
+          assignee_id = $5,
+          resolved_at = CASE $6 WHEN 'stamp' THEN clock_timestamp() WHEN 'clear' THEN NULL ELSE resolved_at END,
+          updated_at = clock_timestamp()
+      WHERE business_id = $1
+        AND id = $2
+        AND ${ASSIGNABLE('$5')}
+      RETURNING ${COLUMNS}
+    ),
+    ${records_}
+    SELECT ${COLUMNS}, ${queuedSql(records)} AS queued
+    FROM changed`,
+    params,
   );
+  return recorded(rows);
 }
 
 export interface UnassignedIssueRow {

@@ -1,5 +1,6 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
-import { isoText } from '../db/columns.js';
+import { recordsSql, queuedSql, type Records } from '../activity/activity.repository.js';
+import { isoText, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';
 
@@ -26,6 +27,9 @@ export interface SuggestionRow {
 const COLUMNS = /* sql */ `id, content, status, priority, sentiment, sentiment_score, customer_name, customer_email,
   upvote_count, is_anonymous, visibility, review_state, location_id, created_at, updated_at`;
 
+/** Every column of a suggestion row, as reads, writes and the vote's statement return it. */
+export const SUGGESTION_COLUMNS = COLUMNS;
+
 /**
  * The list fields of spec 4.2, in its order, each as the SQL that reads it as a client sees it:
  * exports read them as value arrays (see selectSuggestionRecords) and write them out as they come.
@@ -43,6 +47,19 @@ const LIST_FIELD_SQL = {
   created_at: isoText('created_at'),
   updated_at: isoText('updated_at'),
 };
+
+/**
+ * The dashboard read (toSuggestionDashboardResponse) as SQL over a suggestion row: the object of the
+ * events a suggestion's own statement records (a create, a change, a vote). The same fields and values
+ * as the presenter's; test/api/events.test.ts holds the two together.
+ */
+export const SUGGESTION_OBJECT_SQL = jsonObjectSql({
+  ...LIST_FIELD_SQL,
+  is_anonymous: 'is_anonymous',
+  visibility: 'visibility',
+  review_state: 'review_state',
+  location_id: 'location_id',
+});
 
 export interface SuggestionFilter extends ListFilter {
   status?: SuggestionStatus;
@@ -125,6 +142,74 @@ export async function insertSuggestion(db: Queryable, businessId: string, s: New
   return rows[0]!;
 }
 
+export type NewRecordedSuggestion = Omit<NewSuggestionRow, 'reviewState'> & {
+  /** A public suggestion: it waits for review when its business requires approval (read by the insert). */
+  reviewIfApprovalRequired: boolean;
+};
+
+/**
+ * Inserts a suggestion with its records (the activity's data given, the event's object read from the
+ * new row) in one statement: no transaction of its own, one round trip. Null, and nothing written,
+ * when `locationId` names no location of the business.
+ */
+export async function insertRecordedSuggestion(
+  db: Queryable,
+  businessId: string,
+  s: NewRecordedSuggestion,
+  records: Records,
+  activityData: Record<string, unknown>,
+): Promise<{ row: SuggestionRow; queued: number } | null> {
+  const params: unknown[] = [
+    s.id,
+    businessId,
+    s.content,
+    s.status,
+    s.priority,
+    s.sentiment,
+    s.sentimentScore,
+    s.customerName,
+    s.customerEmail,
+    s.isAnonymous,
+    s.visibility,
+    s.reviewIfApprovalRequired,
+    s.locationId,
+    s.source,
+    JSON.stringify(activityData),
+  ];
+  const recorded = recordsSql('$2::uuid', params, records, {
+    from: 'changed',
+    entityId: 'id',
+    activityData: '$15::jsonb',
+    eventData: `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL})`,
+  });
+  const { rows } = await db.query<SuggestionRow & { queued: number }>(
+    /* sql */ `
+    WITH changed AS (
+      INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, customer_name,
+        customer_email, is_anonymous, visibility, review_state, location_id, source)
+      SELECT $1, b.id, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+        CASE WHEN $12::boolean AND b.approval_required THEN 'pending' ELSE 'not_required' END::review_state,
+        $13, $14
+      FROM businesses b
+      WHERE b.id = $2
+        AND ($13::uuid IS NULL OR EXISTS (
+          SELECT 1
+          FROM locations l
+          WHERE l.business_id = $2
+            AND l.id = $13::uuid))
+      RETURNING ${COLUMNS}
+    ),
+    ${recorded}
+    SELECT ${COLUMNS}, ${queuedSql(records)} AS queued
+    FROM changed`,
+    params,
+  );
+  const created = rows[0];
+  if (!created) return null;
+  const { queued, ...row } = created;
+  return { row, queued };
+}
+
 export interface SuggestionChanges {
   status?: SuggestionStatus;
   priority?: Priority;
@@ -132,21 +217,56 @@ export interface SuggestionChanges {
   reviewState?: ReviewState;
 }
 
-/** Unchanged fields keep their value through COALESCE. */
-export function updateSuggestion(
+/**
+ * Changes a suggestion and stamps updated_at, unchanged fields keeping their value through COALESCE,
+ * with its records in the same statement (the activity's data and
+ * the event's changes given, the event's object read from the changed row). Null when there is no such
+ * suggestion.
+ */
+export async function updateRecordedSuggestion(
   db: Queryable,
   businessId: string,
   id: string,
   changes: SuggestionChanges,
-): Promise<SuggestionRow | null> {
-  return suggestions.update(
-    db,
+  records: Records,
+  recordedData: { activity: Record<string, unknown>; changes: Record<string, unknown> },
+): Promise<{ row: SuggestionRow; queued: number } | null> {
+  const params: unknown[] = [
     businessId,
     id,
-    /* sql */ `status = COALESCE($3, status),
-        priority = COALESCE($4, priority),
-        visibility = COALESCE($5, visibility),
-        review_state = COALESCE($6, review_state)`,
-    [changes.status ?? null, changes.priority ?? null, changes.visibility ?? null, changes.reviewState ?? null],
+    changes.status ?? null,
+    changes.priority ?? null,
+    changes.visibility ?? null,
+    changes.reviewState ?? null,
+    JSON.stringify(recordedData.activity),
+    JSON.stringify(recordedData.changes),
+  ];
+  const recorded = recordsSql('$1::uuid', params, records, {
+    from: 'changed',
+    entityId: 'id',
+    activityData: '$7::jsonb',
+    eventData: `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL}, 'changes', $8::jsonb)`,
+  });
+  const { rows } = await db.query<SuggestionRow & { queued: number }>(
+    /* sql */ `
+    WITH changed AS (
+      UPDATE suggestions
+      SET status = COALESCE($3, status),
+          priority = COALESCE($4, priority),
+          visibility = COALESCE($5, visibility),
+          review_state = COALESCE($6, review_state),
+          updated_at = clock_timestamp()
+      WHERE business_id = $1
+        AND id = $2
+      RETURNING ${COLUMNS}
+    ),
+    ${recorded}
+    SELECT ${COLUMNS}, ${queuedSql(records)} AS queued
+    FROM changed`,
+    params,
   );
+  const updated = rows[0];
+  if (!updated) return null;
+  const { queued, ...row } = updated;
+  return { row, queued };
 }

@@ -1,23 +1,21 @@
 import type pg from 'pg';
-import { recordActivity, type Actor } from '../activity/activity.service.js';
+import { afterRecorded, recordsOf, type Actor } from '../activity/activity.service.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
 import type { EntrySource } from '../shared/schemas.js';
 import { badRequest, notFound } from '../errors/http-error.js';
-import { locationExists } from '../locations/location.repository.js';
 import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
 import { nextReviewState } from './suggestion-review.js';
-import { toSuggestionDashboardResponse } from './suggestion.presenter.js';
 import type { CreateSuggestionBody, UpdateSuggestionDashboardBody } from './suggestion.schemas.js';
 import {
   findSuggestion,
   findSuggestionPage,
-  insertSuggestion,
-  updateSuggestion,
+  insertRecordedSuggestion,
+  updateRecordedSuggestion,
   type SuggestionFilter,
   type SuggestionRow,
   type SuggestionSort,
@@ -40,7 +38,8 @@ export async function getSuggestion(pool: pg.Pool, businessId: string, id: strin
 
 /**
  * Sentiment is computed from the content; the suggestion is anonymous when no customer is named;
- * a public suggestion waits for review when the business requires approval.
+ * a public suggestion waits for review when the business requires approval. The suggestion, its
+ * activity row and its event are one statement: atomic without a transaction, one round trip.
  */
 export async function createSuggestion(
   pool: pg.Pool,
@@ -49,15 +48,11 @@ export async function createSuggestion(
   /** Where it came from when not from the caller's credential: a QR code's page. */
   source?: EntrySource,
 ): Promise<SuggestionRow> {
-  const { businessId } = principal;
   const { sentiment, score } = analyzeSentiment(input.content);
-  return withTransaction(pool, async (tx) => {
-    if (input.location_id && !(await locationExists(tx, businessId, input.location_id))) {
-      throw badRequest('Validation failed: location_id: not a location of this business');
-    }
-    const business = await findBusiness(tx, businessId);
-    const awaitsReview = input.visibility === 'public' && business?.approval_required === true;
-    const row = await insertSuggestion(tx, businessId, {
+  const created = await insertRecordedSuggestion(
+    pool,
+    principal.businessId,
+    {
       id: newId(),
       content: input.content,
       status: input.status,
@@ -68,21 +63,22 @@ export async function createSuggestion(
       customerEmail: input.customer_email ?? null,
       isAnonymous: input.customer_name === undefined && input.customer_email === undefined,
       visibility: input.visibility,
-      reviewState: awaitsReview ? 'pending' : 'not_required',
+      reviewIfApprovalRequired: input.visibility === 'public',
       locationId: input.location_id ?? null,
       source: source ?? ('kind' in principal && principal.kind === 'api_key' ? 'api' : 'dashboard'),
-    });
-    await recordActivity(tx, principal, {
-      type: 'suggestion.created',
-      entityType: 'suggestion',
-      entityId: row.id,
-      data: { status: row.status, priority: row.priority, visibility: row.visibility },
-      publish: { object: toSuggestionDashboardResponse(row) },
-    });
-    return row;
-  });
+    },
+    recordsOf(principal, { type: 'suggestion.created', entityType: 'suggestion' }, 'suggestion.created'),
+    { status: input.status, priority: input.priority, visibility: input.visibility },
+  );
+  if (!created) throw badRequest('Validation failed: location_id: not a location of this business');
+  afterRecorded(created.queued);
+  return created.row;
 }
 
+/**
+ * Reads the suggestion under a lock (the review rules and what changed depend on it), then changes it
+ * and records the change in one statement.
+ */
 export async function changeSuggestion(
   pool: pg.Pool,
   principal: Principal,
@@ -96,20 +92,30 @@ export async function changeSuggestion(
     const publishing = changes.visibility === 'public' && before.visibility !== 'public';
     const approvalRequired = publishing && (await findBusiness(tx, businessId))?.approval_required === true;
     const reviewState = nextReviewState(before, changes, approvalRequired);
-    const row = (await updateSuggestion(tx, businessId, id, { ...changes, reviewState }))!;
-    const snapshot = (s: SuggestionRow) => ({
-      status: s.status,
-      priority: s.priority,
-      visibility: s.visibility,
-      review_state: s.review_state,
-    });
-    await recordActivity(tx, principal, {
-      type: 'suggestion.updated',
-      entityType: 'suggestion',
-      entityId: id,
-      data: { from: snapshot(before), to: snapshot(row) },
-      publish: { object: toSuggestionDashboardResponse(row), changes: fieldChanges(snapshot(before), snapshot(row)) },
-    });
-    return row;
+    const from = snapshot(before);
+    // What the update writes: each given field, the rest as they are (the row is locked).
+    const to = {
+      status: changes.status ?? from.status,
+      priority: changes.priority ?? from.priority,
+      visibility: changes.visibility ?? from.visibility,
+      review_state: reviewState ?? from.review_state,
+    };
+    const updated = (await updateRecordedSuggestion(
+      tx,
+      businessId,
+      id,
+      { ...changes, reviewState },
+      recordsOf(principal, { type: 'suggestion.updated', entityType: 'suggestion' }, 'suggestion.updated'),
+      { activity: { from, to }, changes: fieldChanges(from, to) },
+    ))!;
+    afterRecorded(updated.queued);
+    return updated.row;
   });
 }
+
+const snapshot = (s: SuggestionRow) => ({
+  status: s.status,
+  priority: s.priority,
+  visibility: s.visibility,
+  review_state: s.review_state,
+});

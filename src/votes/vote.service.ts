@@ -1,21 +1,16 @@
 import type pg from 'pg';
-import { recordActivity, type Actor } from '../activity/activity.service.js';
+import { afterRecorded, recordsOf, type Actor } from '../activity/activity.service.js';
 import type { Principal } from '../auth/principal.js';
-import { withTransaction, type Queryable } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
-import { notFound } from '../errors/http-error.js';
+import { conflict, notFound } from '../errors/http-error.js';
 import { sha256 } from '../shared/digest.js';
 import { newId } from '../shared/ids.js';
-import { toSuggestionDashboardResponse } from '../suggestions/suggestion.presenter.js';
-import { findSuggestion } from '../suggestions/suggestion.repository.js';
 import {
-  addToUpvoteCount,
-  deleteVote,
-  findVoteByVoter,
+  deleteCountedVote,
   findVotedSuggestionIds,
   findVotePage,
-  insertVote,
-  lockVotedSuggestion,
+  findVoteStanding,
+  insertCountedVote,
   readUpvoteCount,
   type VoteRow,
 } from './vote.repository.js';
@@ -53,24 +48,17 @@ interface VoteRules {
   publicOnly?: boolean;
 }
 
-async function lockSuggestion(tx: Queryable, businessId: string, suggestionId: string, rules: VoteRules) {
-  const suggestion = await lockVotedSuggestion(tx, businessId, suggestionId);
-  if (!suggestion || (rules.publicOnly && !suggestion.visible)) throw notFound('Suggestion');
-}
+/** How many times a vote is tried again when, between its two statements, another request undid what it saw. */
+const RETRIES = 3;
 
-/** The vote's event (the feed and webhooks): the suggestion as read after it, and how its count moved. */
-async function votedEvent(tx: Queryable, businessId: string, suggestionId: string, upvoteCount: number, delta: 1 | -1) {
-  const row = (await findSuggestion(tx, businessId, suggestionId))!;
-  return {
-    type: 'suggestion.voted' as const,
-    object: toSuggestionDashboardResponse(row),
-    changes: { upvote_count: { from: upvoteCount - delta, to: upvoteCount } },
-  };
-}
+const votedRecords = (by: Principal | Actor, type: 'suggestion.voted' | 'suggestion.unvoted') =>
+  recordsOf(by, { type, entityType: 'suggestion' }, 'suggestion.voted');
 
 /**
- * Adds a vote once per voter. The suggestion is locked first, so the vote and its count change in one
- * transaction at a time: `upvote_count` always equals the number of votes, whatever the concurrency.
+ * Adds a vote once per voter. One statement inserts the vote, moves the count by the votes it inserted
+ * and records the activity and the event: `upvote_count` always equals the number of votes, whatever
+ * the concurrency, and the suggestion's row lock, taken by the count's update, is held for no round
+ * trip of the client. A voter who had already voted gets their vote back, and nothing is written.
  */
 export async function castVote(
   pool: pg.Pool,
@@ -81,34 +69,36 @@ export async function castVote(
 ): Promise<VoteOutcome> {
   const { businessId } = by;
   const digest = voterDigest(voter);
-  return withTransaction(pool, async (tx) => {
-    await lockSuggestion(tx, businessId, suggestionId, rules);
-    const vote = await insertVote(tx, businessId, {
-      id: newId(),
-      suggestionId,
-      voterDigest: digest,
-      voterType: voter.type,
-      voterEmail: voter.type === 'email' ? voter.email.toLowerCase() : null,
-      voterExternalId: voter.type === 'external_id' ? voter.externalId : null,
-      voterName: voter.type === 'anonymous' ? null : (voter.name ?? null),
-    });
-    if (!vote) {
-      const existing = (await findVoteByVoter(tx, businessId, suggestionId, digest))!;
-      return { vote: existing, created: false, upvoteCount: (await readUpvoteCount(tx, businessId, suggestionId))! };
+  const publicOnly = rules.publicOnly === true;
+  for (let attempt = 0; ; attempt++) {
+    const added = await insertCountedVote(
+      pool,
+      businessId,
+      {
+        id: newId(),
+        suggestionId,
+        voterDigest: digest,
+        voterType: voter.type,
+        voterEmail: voter.type === 'email' ? voter.email.toLowerCase() : null,
+        voterExternalId: voter.type === 'external_id' ? voter.externalId : null,
+        voterName: voter.type === 'anonymous' ? null : (voter.name ?? null),
+      },
+      publicOnly,
+      votedRecords(by, 'suggestion.voted'),
+    );
+    if (added) {
+      afterRecorded(added.queued);
+      return { vote: added.vote, created: true, upvoteCount: added.upvoteCount };
     }
-    const upvoteCount = await addToUpvoteCount(tx, businessId, suggestionId, 1);
-    await recordActivity(tx, by, {
-      type: 'suggestion.voted',
-      entityType: 'suggestion',
-      entityId: suggestionId,
-      data: { vote_id: vote.id, voter_type: vote.voter_type, upvote_count: upvoteCount },
-      publish: await votedEvent(tx, businessId, suggestionId, upvoteCount, 1),
-    });
-    return { vote, created: true, upvoteCount };
-  });
+    const standing = await findVoteStanding(pool, businessId, suggestionId, { voterDigest: digest });
+    if (!standing || (publicOnly && !standing.visible)) throw notFound('Suggestion');
+    if (standing.vote) return { vote: standing.vote, created: false, upvoteCount: standing.upvoteCount };
+    // Neither added nor there: it was taken back, or the suggestion shown, in between. Once more.
+    if (attempt === RETRIES) throw conflict('The suggestion changed while voting; try again');
+  }
 }
 
-/** Takes a vote back, by its id (the API) or by its voter (the page); the count follows in the same transaction. */
+/** Takes a vote back, by its id (the API) or by its voter (the page); the count follows in the same statement. */
 export async function withdrawVote(
   pool: pg.Pool,
   by: Principal | Actor,
@@ -117,24 +107,30 @@ export async function withdrawVote(
   rules: VoteRules = {},
 ): Promise<{ upvoteCount: number; removed: boolean }> {
   const { businessId } = by;
-  return withTransaction(pool, async (tx) => {
-    await lockSuggestion(tx, businessId, suggestionId, rules);
-    const target = 'id' in which ? { id: which.id } : { voterDigest: voterDigest(which.voter) };
-    const vote = await deleteVote(tx, businessId, suggestionId, target);
-    if (!vote) {
-      if ('id' in which) throw notFound('Vote');
-      return { upvoteCount: (await readUpvoteCount(tx, businessId, suggestionId))!, removed: false };
+  const publicOnly = rules.publicOnly === true;
+  const target = 'id' in which ? { id: which.id } : { voterDigest: voterDigest(which.voter) };
+  for (let attempt = 0; ; attempt++) {
+    const removed = await deleteCountedVote(
+      pool,
+      businessId,
+      suggestionId,
+      target,
+      publicOnly,
+      votedRecords(by, 'suggestion.unvoted'),
+    );
+    if (removed) {
+      afterRecorded(removed.queued);
+      return { upvoteCount: removed.upvoteCount, removed: true };
     }
-    const upvoteCount = await addToUpvoteCount(tx, businessId, suggestionId, -1);
-    await recordActivity(tx, by, {
-      type: 'suggestion.unvoted',
-      entityType: 'suggestion',
-      entityId: suggestionId,
-      data: { vote_id: vote.id, voter_type: vote.voter_type, upvote_count: upvoteCount },
-      publish: await votedEvent(tx, businessId, suggestionId, upvoteCount, -1),
-    });
-    return { upvoteCount, removed: true };
-  });
+    const standing = await findVoteStanding(pool, businessId, suggestionId, target);
+    if (!standing || (publicOnly && !standing.visible)) throw notFound('Suggestion');
+    if (!standing.vote) {
+      if ('id' in which) throw notFound('Vote');
+      return { upvoteCount: standing.upvoteCount, removed: false };
+    }
+    // The vote committed after the statement had taken its snapshot, so it did not see it. Once more.
+    if (attempt === RETRIES) throw conflict('The suggestion changed while taking the vote back; try again');
+  }
 }
 
 export async function listVotes(

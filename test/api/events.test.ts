@@ -101,6 +101,53 @@ describe('Events: one per change, with the resource as its read returns it', () 
     expect(updated!.data.object).toEqual(await readOne(t, `${biz(t)}/suggestions/${created.id}`));
   });
 
+  it('When a suggestion with every field set is created, voted for and unvoted, then each event object is its read', async () => {
+    // The statement that writes a suggestion also writes its event, with the object presented in SQL
+    // (SUGGESTION_OBJECT_SQL): every field of the read must come out the same, nulls and numbers included.
+    const t = await buildTeam(ctx.db);
+    await send('patch', biz(t), asOwner(t), { approval_required: true });
+    const location = await send('post', `${biz(t)}/locations`, asOwner(t), { name: 'Terrace' });
+    const created = await send('post', `${biz(t)}/suggestions`, asOwner(t), {
+      content: 'Lovely staff, but the awful queue ruins a great coffee',
+      customer_name: 'Zoë',
+      customer_email: 'zoe@example.com',
+      visibility: 'public',
+      location_id: location.id,
+      priority: 'high',
+    });
+    const afterCreate = await readOne(t, `${biz(t)}/suggestions/${created.id}`);
+    expect(afterCreate).toMatchObject({ review_state: 'pending', location_id: location.id, is_anonymous: false });
+    expect(afterCreate.sentiment_score).not.toBe(0);
+    const vote = await send(
+      'post',
+      `/api/v1/suggestions/${created.id}/votes`,
+      { 'X-API-Key': t.write },
+      {
+        voter: { external_id: 'u-1' },
+      },
+    );
+    const afterVote = await readOne(t, `${biz(t)}/suggestions/${created.id}`);
+    await send('delete', `/api/v1/suggestions/${created.id}/votes/${vote.id}`, { 'X-API-Key': t.write });
+    const afterUnvote = await readOne(t, `${biz(t)}/suggestions/${created.id}`);
+    const internal = await send('post', '/api/v1/suggestions', { 'X-API-Key': t.write }, { content: 'Meh' });
+    const events = await allEvents(t, 4);
+    expect(events.map((e) => e.type)).toEqual([
+      'suggestion.created',
+      'suggestion.voted',
+      'suggestion.voted',
+      'suggestion.created',
+    ]);
+    expect(events[0]!.data).toEqual({ object: afterCreate });
+    expect(events[1]!.data).toEqual({ object: afterVote, changes: { upvote_count: { from: 0, to: 1 } } });
+    expect(events[2]!.data).toEqual({ object: afterUnvote, changes: { upvote_count: { from: 1, to: 0 } } });
+    expect(events[3]!.data.object).toEqual(await readOne(t, `${biz(t)}/suggestions/${internal.id}`));
+    expect(events[3]!.data.object).toMatchObject({
+      customer_name: null,
+      location_id: null,
+      review_state: 'not_required',
+    });
+  });
+
   it('When issues are created and assigned and resolved, then issue events carry status, assignee and resolved_at', async () => {
     const t = await buildTeam(ctx.db);
     const issue = await send('post', `${biz(t)}/issues`, asOwner(t), { title: 'Broken tap', description: 'It drips' });
@@ -118,6 +165,20 @@ describe('Events: one per change, with the resource as its read returns it', () 
       status: { from: 'assigned', to: 'resolved' },
       resolved_at: { from: null, to: resolved.resolved_at },
     });
+  });
+
+  it('When an issue with every field set is created, then its event object is its read', async () => {
+    const t = await buildTeam(ctx.db);
+    const issue = await send('post', `${biz(t)}/issues`, asOwner(t), {
+      title: 'Wobbly table',
+      description: 'Table 4 rocks',
+      priority: 'critical',
+      assignee_id: t.member.id,
+      customer_name: 'Zoë',
+      customer_email: 'zoe@example.com',
+    });
+    const [created] = await allEvents(t, 1);
+    expect(created!.data).toEqual({ object: await readOne(t, `${biz(t)}/issues/${issue.id}`) });
   });
 
   it('When comments are added on either kind through either family, then comment.created carries the comment', async () => {

@@ -319,6 +319,8 @@ describe('votes on the public page', () => {
     const repeat = await agent.post(path).set('Origin', ORIGIN).send({ code: qr.code });
     expect(repeat.status).toBe(200);
     expect(repeat.body.upvote_count).toBe(1);
+    const recorded = await ctx.db.pool.query(`SELECT type FROM activity WHERE entity_id = $1`, [s.id]);
+    expect(recorded.rows).toEqual([{ type: 'suggestion.voted' }]);
     const list = await agent.get(`/public/suggestions?code=${qr.code}`);
     expect(list.body.data[0]).toMatchObject({ id: s.id, voted: true, upvote_count: 1 });
     const removed = await agent.delete(`${path}?code=${qr.code}`).set('Origin', ORIGIN);
@@ -326,11 +328,12 @@ describe('votes on the public page', () => {
     expect(removed.body).toEqual({ suggestion_id: s.id, voted: false, upvote_count: 0 });
   });
 
-  it('When a page vote names a suggestion the page does not show, then it is a 404', async () => {
+  it('When a page vote names a suggestion the page does not show, then it is a 404 and nothing is written', async () => {
     const { t, qr } = await scene();
     const internal = await buildSuggestion(ctx.db, t.business.id, { visibility: 'internal' });
+    const awaiting = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', reviewState: 'pending' });
     const foreign = await buildSuggestion(ctx.db, { visibility: 'public' });
-    for (const s of [internal, foreign]) {
+    for (const s of [internal, awaiting, foreign]) {
       const res = await page
         .request()
         .post(`/public/suggestions/${s.id}/vote`)
@@ -338,6 +341,15 @@ describe('votes on the public page', () => {
         .send({ code: qr.code });
       expect(res.status).toBe(404);
     }
+    const ids = [internal.id, awaiting.id, foreign.id];
+    const { rows } = await ctx.db.pool.query(
+      `SELECT (SELECT count(*)::int FROM votes WHERE suggestion_id = ANY ($1::uuid[])) AS votes,
+         (SELECT count(*)::int FROM activity WHERE entity_id = ANY ($1::uuid[])) AS activity,
+         (SELECT count(*)::int FROM events WHERE type = 'suggestion.voted' AND data->'object'->>'id' = ANY ($1::text[])) AS events,
+         (SELECT sum(upvote_count)::int FROM suggestions WHERE id = ANY ($1::uuid[])) AS counted`,
+      [ids],
+    );
+    expect(rows[0]).toEqual({ votes: 0, activity: 0, events: 0, counted: 0 });
   });
 });
 

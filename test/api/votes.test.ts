@@ -45,6 +45,11 @@ describe.each(families)('votes in %s', (_family, prefixOf) => {
     expect(rows).toEqual([
       { type: 'suggestion.voted', data: { vote_id: first.body.id, voter_type: 'email', upvote_count: 1 } },
     ]);
+    const events = await ctx.db.pool.query(
+      `SELECT count(*)::int AS n FROM events WHERE business_id = $1 AND type = 'suggestion.voted'`,
+      [t.business.id],
+    );
+    expect(events.rows[0].n).toBe(1);
   });
 
   it('When votes are listed and one is taken back, then the list and the count follow', async () => {
@@ -185,5 +190,35 @@ describe('the vote count under concurrency', () => {
     expect(votes.filter((res) => res.status === 200)).toHaveLength(99);
     expect(new Set(votes.map((res) => res.body.id)).size).toBe(1);
     expect(await countOf(t, s.id)).toBe(1);
+  });
+
+  it('When votes, repeated votes and withdrawals race on one suggestion, then the count and the activity follow the votes', async () => {
+    const t = await buildTenant(ctx.db);
+    const s = await buildSuggestion(ctx.db, t.business.id);
+    const path = `/api/v1/suggestions/${s.id}/votes`;
+    const vote = (voter: string) =>
+      ctx
+        .request()
+        .post(path)
+        .set('X-API-Key', t.write)
+        .send({ voter: { external_id: voter } });
+    const range = Array.from({ length: 30 }, (_, i) => i);
+    const earlier = await Promise.all(range.map((i) => vote(`old-${i}`)));
+    const raced = await Promise.all([
+      ...range.map((i) => vote(`new-${i}`)),
+      ...earlier.map((res) => ctx.request().delete(`${path}/${res.body.id}`).set('X-API-Key', t.write)),
+      ...range.map((i) => vote(`old-${i}`)),
+    ]);
+    expect(raced.filter((res) => res.status >= 300).map((res) => res.text)).toEqual([]);
+    const { rows } = await ctx.db.pool.query<{ votes: number; voted: number; unvoted: number }>(
+      `SELECT (SELECT count(*)::int FROM votes WHERE suggestion_id = $1) AS votes,
+         (SELECT count(*)::int FROM activity WHERE entity_id = $1 AND type = 'suggestion.voted') AS voted,
+         (SELECT count(*)::int FROM activity WHERE entity_id = $1 AND type = 'suggestion.unvoted') AS unvoted`,
+      [s.id],
+    );
+    const { votes, voted, unvoted } = rows[0]!;
+    expect(votes).toBeGreaterThanOrEqual(30);
+    expect(await countOf(t, s.id)).toBe(votes);
+    expect(voted - unvoted).toBe(votes);
   });
 });

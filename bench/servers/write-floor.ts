@@ -1,0 +1,98 @@
+/**
+ * The write floor: what a create costs with no framework at all. Raw node:http and the service's
+ * pool running the statements a create needs and nothing else: the key lookup (a revoked key is a 401
+ * at once, so it is read on every request), then the create with its guarantees, the suggestion with
+ * its sentiment, its activity row, its event and the event's webhook deliveries, committed together.
+ * Those are the service's own statement (insertRecordedSuggestion: one statement is its own
+ * transaction) and presenter. No logging, rate limiting, security headers, idempotency or validation
+ * beyond JSON.parse. Env: DATABASE_URL, PORT (0 for any); prints `{"port": N}` once listening.
+ */
+import http from 'node:http';
+import { once } from 'node:events';
+import { recordsOf } from '../../src/activity/activity.service.js';
+import { findKeyCredential } from '../../src/auth/credential.repository.js';
+import { digestKey, isWellFormedKey } from '../../src/auth/key-format.js';
+import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
+import { openPostgres } from '../../src/db/postgres.js';
+import { newId } from '../../src/shared/ids.js';
+import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
+import { toSuggestionResponse } from '../../src/suggestions/suggestion.presenter.js';
+import { insertRecordedSuggestion } from '../../src/suggestions/suggestion.repository.js';
+import type { Priority } from '../../src/shared/schemas.js';
+
+// The service's own pool: same size, same prepared statements, same type parsers.
+const { pool } = openPostgres(process.env.DATABASE_URL!, () => undefined);
+
+function reply(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    ...headers,
+  });
+  res.end(body);
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req) text += (chunk as Buffer).toString();
+  return text;
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  if (req.url === '/health') return reply(res, 200, '{"status":"ok"}');
+  if (req.method !== 'POST' || req.url !== '/api/v1/suggestions') return reply(res, 404, '{"statusCode":404}');
+  const key = req.headers['x-api-key'];
+  if (typeof key !== 'string' || !isWellFormedKey(key)) return reply(res, 401, '{"statusCode":401}');
+  const credential = await findKeyCredential(pool, digestKey(key));
+  if (!credential || credential.revoked_at) return reply(res, 401, '{"statusCode":401}');
+  const input = JSON.parse(await readBody(req)) as { content: string; priority?: Priority };
+  const { sentiment, score } = analyzeSentiment(input.content);
+  const principal: ApiKeyPrincipal = {
+    kind: 'api_key',
+    businessId: credential.business_id,
+    scope: credential.scope,
+    keyId: credential.id,
+    keyName: credential.name,
+    userId: credential.created_by,
+    changeNumber: credential.change_number,
+  };
+  const records = recordsOf(principal, { type: 'suggestion.created', entityType: 'suggestion' }, 'suggestion.created');
+  const priority = input.priority ?? 'medium';
+  const created = await insertRecordedSuggestion(
+    pool,
+    credential.business_id,
+    {
+      id: newId(),
+      content: input.content,
+      status: 'pending',
+      priority,
+      sentiment,
+      sentimentScore: score,
+      customerName: null,
+      customerEmail: null,
+      isAnonymous: true,
+      visibility: 'internal',
+      reviewIfApprovalRequired: false,
+      locationId: null,
+      source: 'api',
+    },
+    records,
+    { status: 'pending', priority, visibility: 'internal' },
+  );
+  const row = created!.row;
+  reply(res, 201, JSON.stringify(toSuggestionResponse(row)), { Location: `/api/v1/suggestions/${row.id}` });
+}
+
+const server = http.createServer((req, res) => {
+  handle(req, res).catch((err: unknown) => {
+    console.error(err);
+    reply(res, 500, '{"statusCode":500}');
+  });
+});
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+await once(server, 'listening');
+console.log(JSON.stringify({ port: (server.address() as { port: number }).port }));
+process.on('SIGTERM', () => {
+  server.close();
+  void pool.end();
+});
