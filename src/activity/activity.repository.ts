@@ -8,6 +8,8 @@ export interface ActivityEntry {
   entityId: string;
   actorUserId: string | null;
   actorApiKeyId: string | null;
+  /** A customer on this QR code's public page. */
+  actorQrCodeId: string | null;
   data?: Record<string, unknown>;
 }
 
@@ -47,9 +49,11 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
   const ctes: string[] = [];
   if (activity) {
     ctes.push(/* sql */ `recorded_activity AS (
-      INSERT INTO activity (business_id, type, entity_type, entity_id, actor_user_id, actor_api_key_id, data)
+      INSERT INTO activity (business_id, type, entity_type, entity_id, actor_user_id, actor_api_key_id,
+        actor_qr_code_id, data)
       SELECT ${businessId}, ${value(activity.type)}, ${value(activity.entityType)}, ${sql.entityId},
-        ${value(activity.actorUserId)}::uuid, ${value(activity.actorApiKeyId)}::uuid, ${sql.activityData}
+        ${value(activity.actorUserId)}::uuid, ${value(activity.actorApiKeyId)}::uuid,
+        ${value(activity.actorQrCodeId)}::uuid, ${sql.activityData}
       FROM ${sql.from}
     )`);
   }

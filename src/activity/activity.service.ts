@@ -5,17 +5,31 @@ import { insertRecords, type ActivityEntry, type Records } from './activity.repo
 import { wakeWorkers } from './event.bus.js';
 import type { EventData, EventType } from './event.types.js';
 
-/** Who acted where there is no Principal: the admin CLI, the seed command, a user accepting an invite. */
+/**
+ * Who acted where there is no Principal: the admin CLI, the seed command, a user accepting an invite,
+ * a customer on a QR code's page.
+ */
 export interface Actor {
   businessId: string;
-  /** null: no user (the seed command, a key revoked from the CLI without one) */
+  /** null: no user (the seed command, a key revoked from the CLI without one, a customer) */
   userId: string | null;
+  /** The QR code whose public page a customer acted on. */
+  qrCodeId?: string;
 }
 
 /** An operator's change through the admin CLI: credited to nobody. */
 export const operator = (businessId: string): Actor => ({ businessId, userId: null });
 
-export type ActivityEvent = Omit<ActivityEntry, 'actorUserId' | 'actorApiKeyId'> & {
+/** A customer's feedback or vote on a QR code's public page: credited to the code. */
+export const customer = (businessId: string, qrCodeId: string): Actor => ({ businessId, userId: null, qrCodeId });
+
+/** The actor columns of an activity row. */
+function credit(by: Principal | Actor): Pick<ActivityEntry, 'actorUserId' | 'actorApiKeyId' | 'actorQrCodeId'> {
+  if ('kind' in by) return { ...actorOf(by), actorQrCodeId: null };
+  return { actorUserId: by.userId, actorApiKeyId: null, actorQrCodeId: by.qrCodeId ?? null };
+}
+
+export type ActivityEvent = Omit<ActivityEntry, 'actorUserId' | 'actorApiKeyId' | 'actorQrCodeId'> & {
   /**
    * Also published as an event (the feed and webhooks, docs/events.md): the resource as its
    * single-item read returns it, what changed, and the event's type when it is not the activity's.
@@ -30,7 +44,7 @@ export type ActivityEvent = Omit<ActivityEntry, 'actorUserId' | 'actorApiKeyId'>
  */
 export async function recordActivity(db: Queryable, by: Principal | Actor, event: ActivityEvent): Promise<void> {
   const { publish, ...entry } = event;
-  const actor = 'kind' in by ? actorOf(by) : { actorUserId: by.userId, actorApiKeyId: null };
+  const actor = credit(by);
   let published: { id: string; type: EventType; data: EventData } | null = null;
   if (publish) {
     const { type = entry.type as EventType, ...data } = publish;
@@ -56,7 +70,7 @@ export function recordsOf(
   activity: { type: string; entityType: ActivityEntry['entityType'] },
   eventType: EventType | null,
 ): Records {
-  const actor = 'kind' in by ? actorOf(by) : { actorUserId: by.userId, actorApiKeyId: null };
+  const actor = credit(by);
   return {
     activity: { ...activity, ...actor },
     event: eventType ? { id: newId(), type: eventType } : null,

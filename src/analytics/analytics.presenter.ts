@@ -16,11 +16,12 @@ const toActivity = (a: ActivityRow): AnalyticsOverview['recent_activity'][number
   type: a.type,
   entity: { type: a.entity_type, id: a.entity_id },
   actor: {
-    type: a.actor_api_key_id ? 'api_key' : a.actor_user_id ? 'user' : 'system',
+    type: a.actor_api_key_id ? 'api_key' : a.actor_user_id ? 'user' : a.actor_qr_code_id ? 'qr_code' : 'system',
     user_id: a.actor_user_id,
     name: a.actor_name,
     api_key_id: a.actor_api_key_id,
     api_key_name: a.actor_api_key_name,
+    qr_code_id: a.actor_qr_code_id,
   },
   created_at: a.created_at.toISOString(),
 });

@@ -9,6 +9,7 @@ export interface ActivityRow {
   actor_name: string | null;
   actor_api_key_id: string | null;
   actor_api_key_name: string | null;
+  actor_qr_code_id: string | null;
   created_at: Date;
 }
 
@@ -16,7 +17,7 @@ export async function latestActivity(db: Queryable, businessId: string, limit: n
   const { rows } = await db.query<ActivityRow>(
     /* sql */ `
     SELECT a.id, a.type, a.entity_type, a.entity_id, a.actor_user_id, u.name AS actor_name,
-           a.actor_api_key_id, k.name AS actor_api_key_name, a.created_at
+           a.actor_api_key_id, k.name AS actor_api_key_name, a.actor_qr_code_id, a.created_at
     FROM activity a
     LEFT JOIN users u ON u.id = a.actor_user_id
     LEFT JOIN api_keys k ON k.id = a.actor_api_key_id

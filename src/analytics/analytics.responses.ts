@@ -16,11 +16,15 @@ const activitySchema = z.object({
   type: z.string().meta({ examples: ['suggestion.created', 'issue.commented'] }),
   entity: z.object({ type: z.string(), id: uuid }),
   actor: z.object({
-    type: z.enum(['api_key', 'user', 'system']),
+    type: z.enum(['api_key', 'user', 'qr_code', 'system']).meta({
+      description:
+        "`qr_code`: a customer on that QR code's public page (feedback, a vote); `system`: the admin CLI or the seed command",
+    }),
     user_id: uuid.nullable(),
     name: z.string().nullable(),
     api_key_id: uuid.nullable(),
     api_key_name: z.string().nullable(),
+    qr_code_id: uuid.nullable(),
   }),
   created_at: timestamp,
 });
@@ -81,6 +85,7 @@ export const analyticsOverviewSchema = z
               name: EXAMPLE.ownerName,
               api_key_id: EXAMPLE.apiKeyId,
               api_key_name: 'Zapier sync',
+              qr_code_id: null,
             },
             created_at: EXAMPLE.updatedAt,
           },

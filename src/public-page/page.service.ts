@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { operator } from '../activity/activity.service.js';
+import { customer } from '../activity/activity.service.js';
 import { HttpError, notFound } from '../errors/http-error.js';
 import type { ListCache } from '../cache/list-cache.js';
 import { createSuggestion } from '../suggestions/suggestion.service.js';
@@ -120,7 +120,7 @@ export async function postFeedback(
 ): Promise<{ id: string; awaitingReview: boolean; item: PublicItem | null }> {
   const row = await createSuggestion(
     pool,
-    operator(target.business_id),
+    customer(target.business_id, target.qr_code_id),
     {
       content: feedback.content,
       customer_name: feedback.customer_name,
@@ -155,7 +155,7 @@ export async function setPageVote(
   voterToken: string,
   voted: boolean,
 ): Promise<{ changed: boolean; upvoteCount: number }> {
-  const by = operator(target.business_id);
+  const by = customer(target.business_id, target.qr_code_id);
   const voter = { type: 'anonymous', token: voterToken } as const;
   if (voted) {
     const outcome = await castVote(pool, by, suggestionId, voter, { publicOnly: true });

@@ -509,6 +509,26 @@ describe('scans', () => {
       },
     });
   });
+
+  it('When a customer posts and votes on the page, then the activity credits the QR code, not the system', async () => {
+    const { t, qr, url } = await scene();
+    const agent = page.request();
+    const posted = await postForm(agent, url, { content: 'Lovely view' });
+    const id = new URL(posted.headers.location!, ORIGIN).searchParams.get('s')!;
+    await agent.post(`${url}/votes/${id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    const overview = await ctx
+      .request()
+      .get(`/businesses/${t.business.id}/analytics/overview`)
+      .set('X-API-Key', t.read);
+    const byCustomer = { type: 'qr_code', qr_code_id: qr.id, user_id: null, api_key_id: null };
+    const onSuggestion = (overview.body.recent_activity as { entity: { id: string } }[]).filter(
+      (entry) => entry.entity.id === id,
+    );
+    expect(onSuggestion).toEqual([
+      expect.objectContaining({ type: 'suggestion.voted', actor: expect.objectContaining(byCustomer) }),
+      expect.objectContaining({ type: 'suggestion.created', actor: expect.objectContaining(byCustomer) }),
+    ]);
+  });
 });
 
 describe('around the page', () => {
