@@ -44,7 +44,7 @@ import {
   vacuumAnalyze,
 } from './lib/setup.js';
 import { percentile, round } from './lib/stats.js';
-import { runCreates, runLoad, type LoadResult } from './lib/load.js';
+import { runLoad, runPosts, type LoadResult } from './lib/load.js';
 import { startWebhookReceiver } from './lib/webhook-receiver.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
@@ -338,15 +338,24 @@ async function main() {
     timing,
   );
 
-  // Votes from distinct voters (autocannon's [<id>] in the voter), all on one suggestion: the hot
-  // case, where every vote waits for the suggestion's row lock.
-  const voted = (await (
-    await fetch(`${api.url}/api/v1/suggestions`, {
-      method: 'POST',
-      headers: { ...asKey(writer), 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'Please add oat milk', visibility: 'public' }),
-    })
-  ).json()) as { id: string };
+  // Votes from distinct voters on the 20 suggestions a page shows, as customers reading one page
+  // vote; and all on one suggestion (autocannon's [<id>] in the voter): the hot case, where every
+  // vote waits for that suggestion's row lock, held by one vote's statement at a time.
+  const suggest = async (content: string) =>
+    (await (
+      await fetch(`${api.url}/api/v1/suggestions`, {
+        method: 'POST',
+        headers: { ...asKey(writer), 'content-type': 'application/json' },
+        body: JSON.stringify({ content, visibility: 'public' }),
+      })
+    ).json()) as { id: string };
+  const voted = await suggest('Please add oat milk');
+  const shown = [voted, ...(await Promise.all(Array.from({ length: 19 }, (_, i) => suggest(`Idea ${i + 1}`))))];
+  let votes = 0;
+  const nextVote = () => ({
+    url: `${api.url}/api/v1/suggestions/${shown[votes % shown.length]!.id}/votes`,
+    body: JSON.stringify({ voter: { external_id: `bench-spread-${votes++}` } }),
+  });
 
   // Creates and votes, side by side, and the write floor: the create's statements with no framework.
   log('create and votes');
@@ -368,7 +377,7 @@ async function main() {
   const creates = await alternate(
     {
       create,
-      vote: {
+      vote_hot: {
         ...create,
         url: `${api.url}/api/v1/suggestions/${voted.id}/votes`,
         body: JSON.stringify({ voter: { external_id: 'bench-[<id>]' } }),
@@ -406,15 +415,22 @@ async function main() {
     `  ${sustained.ok} creates at ${Math.round(createRate)}/s; ${receiver.received()} delivered, ${stillDue} still due`,
   );
 
-  // With and without an Idempotency-Key, in turns, from one client of our own: autocannon cannot put
-  // a fresh id in a header.
+  // With and without an Idempotency-Key, and votes across a page's suggestions, in turns, from one
+  // client of our own: autocannon cannot put a fresh id in a header, nor vary the URL.
   const plain: LoadResult[] = [];
   const keyed: LoadResult[] = [];
+  const spread: LoadResult[] = [];
   for (let round = 0; round < plan.rounds; round++) {
-    plain.push(await runCreates({ ...create, seconds: plan.seconds }, false));
-    keyed.push(await runCreates({ ...create, seconds: plan.seconds }, true));
+    plain.push(await runPosts({ ...create, seconds: plan.seconds }));
+    keyed.push(await runPosts({ ...create, seconds: plan.seconds }, { keyed: true }));
+    spread.push(await runPosts({ ...create, seconds: plan.seconds }, { next: nextVote }));
+    for (const result of [plain.at(-1)!, keyed.at(-1)!, spread.at(-1)!]) {
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`writes: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    }
     log(
-      `  round ${round + 1}: ${Math.round(plain.at(-1)!.rps)} creates/s, ${Math.round(keyed.at(-1)!.rps)} with a key`,
+      `  round ${round + 1}: ${Math.round(plain.at(-1)!.rps)} creates/s, ${Math.round(keyed.at(-1)!.rps)} with a key, ` +
+        `${Math.round(spread.at(-1)!.rps)} votes/s`,
     );
   }
 
@@ -562,11 +578,13 @@ async function main() {
     public_page_rps: Math.round(medianOf(pages.page, rps)),
     public_page_vs_cached_list_throughput_ratio: round(medianRatio(pages.page, pages.list, rps)),
     public_page_p50_ms: medianOf(pages.page, p50),
-    vote_rps: Math.round(medianOf(creates.vote, rps)),
+    vote_rps: Math.round(medianOf(spread, rps)),
+    vote_hot_rps: Math.round(medianOf(creates.vote_hot, rps)),
+    vote_hot_vs_create_throughput_ratio: round(medianRatio(creates.vote_hot, creates.create, rps)),
     webhook_lag_p50_ms: percentile(receiver.lagsMs, 50),
     webhook_lag_p99_ms: percentile(receiver.lagsMs, 99),
     webhook_backlog_growth: round(stillDue / Math.max(1, sustained.ok)),
-    vote_vs_create_throughput_ratio: round(medianRatio(creates.vote, creates.create, rps)),
+    vote_vs_create_throughput_ratio: round(medianRatio(spread, plain, rps)),
     create_with_idempotency_key_throughput_rps: Math.round(medianOf(keyed, rps)),
     create_with_idempotency_key_vs_without_throughput_ratio: round(medianRatio(keyed, plain, rps)),
     export_csv_10k_vs_copy_time_ratio: round(exported.ratio),

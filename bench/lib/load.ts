@@ -73,13 +73,14 @@ export async function runLoad(request: LoadRequest): Promise<LoadResult> {
 }
 
 /**
- * POSTs `body` over `connections` keep-alive connections for `seconds`, each request with a fresh
- * Idempotency-Key when `keyed` (autocannon replaces ids in bodies only, not in headers). Both kinds
- * of create are run with this same client, so their ratio compares like with like.
+ * POSTs over `connections` keep-alive connections for `seconds`: `body` to `url`, or what `next()`
+ * gives for each request (autocannon cannot vary the URL); with a fresh Idempotency-Key each when
+ * `keyed` (autocannon replaces ids in bodies only, not in headers). Writes compared with each other
+ * are all run with this same client, so their ratios compare like with like.
  */
-export async function runCreates(
+export async function runPosts(
   request: { url: string; headers: Record<string, string>; body: string; connections: number; seconds: number },
-  keyed: boolean,
+  options: { keyed?: boolean; next?: () => { url: string; body: string } } = {},
 ): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: request.connections });
   const latencies: number[] = [];
@@ -90,8 +91,9 @@ export async function runCreates(
   const post = () =>
     new Promise<void>((resolve) => {
       const started = performance.now();
-      const headers = { ...request.headers, ...(keyed ? { 'idempotency-key': `bench-${randomUUID()}` } : {}) };
-      const req = http.request(request.url, { method: 'POST', agent, headers }, (res) => {
+      const headers = { ...request.headers, ...(options.keyed ? { 'idempotency-key': `bench-${randomUUID()}` } : {}) };
+      const { url, body } = options.next?.() ?? request;
+      const req = http.request(url, { method: 'POST', agent, headers }, (res) => {
         res.resume();
         res.on('end', () => {
           latencies.push(performance.now() - started);
@@ -104,7 +106,7 @@ export async function runCreates(
         errors++;
         resolve();
       });
-      req.end(request.body);
+      req.end(body);
     });
   const connection = async () => {
     while (performance.now() < until) await post();
