@@ -55,10 +55,10 @@ const plan = flags.quick
       small: 10_000,
       others: 100,
       otherSuggestions: 500,
-      seconds: 3,
+      seconds: 2,
       warmupSeconds: 1,
       rounds: 2,
-      webhookSeconds: 10,
+      webhookSeconds: 6,
       exportRuns: 5,
       otherRuntime: false,
     }
