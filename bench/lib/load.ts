@@ -46,7 +46,9 @@ interface AutocannonJson {
  * with a server (it shares the machine: the figures that matter are ratios taken side by side).
  */
 export async function runLoad(request: LoadRequest): Promise<LoadResult> {
-  const args = [AUTOCANNON, '--json', '-c', String(request.connections), '-d', String(request.seconds)];
+  // A search counting a million rows, with 50 of them queued, can take longer than autocannon's
+  // default 10 s timeout: slow is a figure, not an error.
+  const args = [AUTOCANNON, '--json', '-c', String(request.connections), '-d', String(request.seconds), '-t', '60'];
   args.push('-m', request.method ?? 'GET');
   if (request.rate !== undefined) args.push('-R', String(Math.max(1, Math.round(request.rate))));
   for (const [name, value] of Object.entries(request.headers ?? {})) args.push('-H', `${name}=${value}`);
