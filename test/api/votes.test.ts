@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildSuggestion, buildTenant } from '../support/factories.js';
+import { feedEvents } from '../support/feed.js';
 
 const ctx = useTestApp();
 type Tenant = Awaited<ReturnType<typeof buildTenant>>;
@@ -142,9 +143,10 @@ describe('votes in the event feed', () => {
       .set('X-API-Key', t.write)
       .send({ voter: { external_id: 'u' } });
     await ctx.request().delete(`${path}/${vote.body.id}`).set('X-API-Key', t.write);
-    const feed = await ctx.request().get('/api/v1/events').set('X-API-Key', t.read);
-    const voted = feed.body.data.filter((e: { type: string }) => e.type === 'suggestion.voted');
-    expect(voted.map((e: { data: { changes: unknown } }) => e.data.changes)).toEqual([
+    const voted = await feedEvents(() => ctx.request(), t.read, 2, {
+      keep: (event) => event.type === 'suggestion.voted',
+    });
+    expect(voted.map((event) => event.data.changes)).toEqual([
       { upvote_count: { from: 0, to: 1 } },
       { upvote_count: { from: 1, to: 0 } },
     ]);

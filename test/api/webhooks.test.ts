@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, WebhookWorker } from '../../src/events/webhook.worker.js';
 import { capturingLogger, useOtherApps, useTestApp, type OtherApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
+import { feedEvents } from '../support/feed.js';
 import { useReceivers, type Receiver } from '../support/receiver.js';
 
 const ctx = useTestApp();
@@ -44,22 +44,6 @@ async function createSuggestion(t: Team, content = 'Oat milk please') {
   const res = await dev.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send({ content });
   expect(res.status, res.text).toBe(201);
   return res.body as { id: string };
-}
-
-/**
- * The business's events once at least `count` are listed. On PostgreSQL the feed lists an event once
- * every older transaction on the server has ended (other test files' included): read again, a bounded
- * number of times, until it does.
- */
-async function feedEvents(t: Team, count: number, query: Record<string, string> = {}) {
-  let data: { id: string; created_at: string; data: { object: unknown } }[] = [];
-  for (let i = 0; i < 100; i++) {
-    const feed = await dev.request().get('/api/v1/events').set('X-API-Key', t.read).query(query);
-    data = (feed.body as { data: typeof data }).data;
-    if (data.length >= count) break;
-    await sleep(20);
-  }
-  return data;
 }
 
 async function deliveries(t: Team, hookId: string) {
@@ -181,7 +165,7 @@ describe('Webhook delivery', () => {
     };
     expect(payload.type).toBe('suggestion.created');
     expect(payload.data.object.id).toBe(suggestion.id);
-    const [event] = await feedEvents(t, 1);
+    const [event] = await feedEvents(() => dev.request(), t.read, 1);
     expect(got!.headers['webhook-id']).toBe(event!.id);
     expect(payload.timestamp).toBe(event!.created_at);
     expect(() => new Webhook(`whsec_${Buffer.alloc(32).toString('base64')}`).verify(got!.body, got!.headers)).toThrow();
@@ -316,7 +300,7 @@ describe('Webhook delivery', () => {
     await workerFor(t).worker.runDue();
     expect(await readHook(t, hook.id)).toMatchObject({ active: false, disabled_reason: 'gone' });
     expect((await deliveries(t, hook.id))[0]).toMatchObject({ status: 'failed', last_status_code: 410 });
-    const [disabled] = await feedEvents(t, 1, { type: 'webhook.disabled' });
+    const [disabled] = await feedEvents(() => dev.request(), t.read, 1, { query: { type: 'webhook.disabled' } });
     expect(disabled?.data.object).toMatchObject({ id: hook.id, active: false, disabled_reason: 'gone' });
     await createSuggestion(t, 'After the 410');
     expect(await workerFor(t).worker.runDue()).toBe(0);
