@@ -47,7 +47,11 @@ export async function runIdempotently(
     throw err;
   }
   capture.restore();
-  await claim.commit(outcome.result);
+  const { replay } = await claim.commit(outcome.result);
+  if (replay) {
+    send(res, replay, true);
+    return;
+  }
   send(res, outcome.result, false);
   for (const callback of outcome.afterCommit) callback();
 }

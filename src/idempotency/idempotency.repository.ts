@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Queryable } from '../db/database.js';
 
 export interface StoredResponse {
@@ -16,16 +17,33 @@ export interface IdempotencyRow {
 }
 
 /**
- * Holds the key's scope until the transaction ends, or answers false at once when another
- * transaction holds it: the lock is the "still running" state, and a crash releases it.
+ * Opens the key's transaction and, in the same round trip, takes the key's lock and reads its stored
+ * response. The lock holds the key's scope until the transaction ends, or is refused at once when
+ * another transaction holds it: the lock is the "still running" state, and a crash releases it.
+ *
+ * A simple query may carry BEGIN and the lookup together, but takes no parameters: the values are
+ * written as literals, each printed from the scope's digest and the clock, never from the request.
+ * The lookup's snapshot is taken before the lock is granted, so a response committed by the lock's
+ * previous holder in between is not seen here: `insertIdempotencyRow` finds it instead.
  */
-export async function tryLockScope(db: Queryable, scope: Buffer): Promise<boolean> {
-  const { rows } = await db.query<{ locked: boolean }>(
-    /* sql */ `
-    SELECT pg_try_advisory_xact_lock($1) AS locked`,
-    [scope.readBigInt64BE(0).toString()],
-  );
-  return rows[0]?.locked === true;
+export async function beginKeyed(
+  client: pg.PoolClient,
+  scope: Buffer,
+  since: Date,
+): Promise<{ locked: boolean; row: IdempotencyRow | null }> {
+  const results = (await client.query(/* sql */ `
+    BEGIN;
+    SELECT pg_try_advisory_xact_lock(${scope.readBigInt64BE(0).toString()}) AS locked,
+      k.fingerprint, k.status, k.content_type, k.location, k.body
+    FROM (SELECT) AS one
+    LEFT JOIN idempotency_keys AS k
+      ON k.scope = '\\x${scope.toString('hex')}'::bytea
+      AND k.created_at > '${since.toISOString()}'::timestamptz`)) as unknown as pg.QueryResult[];
+  const found = results[1]?.rows[0] as (IdempotencyRow & { locked: boolean }) | undefined;
+  const locked = found?.locked === true;
+  if (!found || found.fingerprint === null) return { locked, row: null };
+  const { fingerprint, status, content_type, location, body } = found;
+  return { locked, row: { fingerprint, status, content_type, location, body } };
 }
 
 /** The stored response of a key, unless it is older than `since`. */
@@ -41,7 +59,10 @@ export async function findIdempotencyRow(db: Queryable, scope: Buffer, since: Da
   return rows[0] ?? null;
 }
 
-/** Stores a response; an expired row of the same scope is replaced, a live one kept. */
+/**
+ * Stores a response; an expired row of the same scope is replaced. A live one is kept, and the answer
+ * is false: another request stored its response first (see `beginKeyed`).
+ */
 export async function insertIdempotencyRow(
   db: Queryable,
   scope: Buffer,
@@ -49,8 +70,8 @@ export async function insertIdempotencyRow(
   response: StoredResponse,
   now: Date,
   since: Date,
-): Promise<void> {
-  await db.query(
+): Promise<boolean> {
+  const { rowCount } = await db.query(
     /* sql */ `
     INSERT INTO idempotency_keys (scope, fingerprint, status, content_type, location, body, created_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -64,6 +85,7 @@ export async function insertIdempotencyRow(
     WHERE idempotency_keys.created_at <= $8`,
     [scope, fingerprint, response.status, response.contentType, response.location, response.body, now, since],
   );
+  return rowCount === 1;
 }
 
 /** Deletes up to `limit` of the rows older than `before`, oldest first; answers how many. */

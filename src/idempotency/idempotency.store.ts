@@ -3,10 +3,11 @@ import { runInTransaction } from '../db/database.js';
 import { HttpError } from '../errors/http-error.js';
 import { fingerprintOf, scopeOf, type KeyedRequest } from './idempotency.key.js';
 import {
+  beginKeyed,
   deleteExpiredIdempotencyRows,
   findIdempotencyRow,
   insertIdempotencyRow,
-  tryLockScope,
+  type IdempotencyRow,
   type StoredResponse,
 } from './idempotency.repository.js';
 
@@ -82,16 +83,13 @@ export class IdempotencyStore {
     try {
       await this.options.onClaim?.('registered');
       client = await this.pool.connect();
-      await client.query('BEGIN');
-      if (!(await tryLockScope(client, scope))) throw keyInUse();
-      const row = await findIdempotencyRow(client, scope, this.cutoff());
+      const { locked, row } = await beginKeyed(client, scope, this.cutoff());
+      if (!locked) throw keyInUse();
       if (row) {
         await client.query('ROLLBACK');
         client.release();
         this.#inFlight.delete(name);
-        if (!row.fingerprint.equals(fingerprint)) throw keyReused();
-        const { status, content_type: contentType, location, body } = row;
-        return { replay: { status, contentType, location, body } };
+        return { replay: replayOf(row, fingerprint) };
       }
       await this.options.onClaim?.('locked');
       return { claim: new Claim(this, this.pool, client, scope, fingerprint, () => this.#inFlight.delete(name)) };
@@ -117,6 +115,13 @@ export class IdempotencyStore {
   }
 }
 
+/** A stored response to replay for a request of this fingerprint: a 422 when it is another request's. */
+function replayOf(row: IdempotencyRow, fingerprint: Buffer): StoredResponse {
+  if (!row.fingerprint.equals(fingerprint)) throw keyReused();
+  const { status, content_type: contentType, location, body } = row;
+  return { status, contentType, location, body };
+}
+
 /** A claimed key: its transaction is open, and the operation runs in it. */
 export class Claim {
   #done = false;
@@ -135,13 +140,26 @@ export class Claim {
     return runInTransaction(this.pool, this.client, work);
   }
 
-  /** Stores the response and commits it with the operation's writes. */
-  async commit(response: StoredResponse): Promise<void> {
-    await this.#end(async () => {
+  /**
+   * Stores the response and commits it with the operation's writes; answers the response to send. When
+   * another request stored one for the key first (its commit fell between this claim's lookup and its
+   * lock: see `beginKeyed`), the operation is rolled back and that response is the one answered.
+   */
+  async commit(response: StoredResponse): Promise<{ replay?: StoredResponse }> {
+    const outcome = await this.#end(async () => {
       const now = this.store.options.now();
-      await insertIdempotencyRow(this.client, this.scope, this.fingerprint, response, now, this.store.cutoff(now));
-      await this.client.query('COMMIT');
+      const cutoff = this.store.cutoff(now);
+      if (await insertIdempotencyRow(this.client, this.scope, this.fingerprint, response, now, cutoff)) {
+        await this.client.query('COMMIT');
+        return 'committed' as const;
+      }
+      await this.client.query('ROLLBACK');
+      return findIdempotencyRow(this.client, this.scope, cutoff);
     });
+    if (outcome === 'committed' || outcome === undefined) return {};
+    // Gone again already (it expired in between): the client retries, as when the key is busy.
+    if (outcome === null) throw keyInUse();
+    return { replay: replayOf(outcome, this.fingerprint) };
   }
 
   /**
@@ -152,21 +170,21 @@ export class Claim {
     await this.#end(async () => {
       await this.client.query('ROLLBACK');
       if (!response) return;
-      await this.client.query('BEGIN');
-      if (await tryLockScope(this.client, this.scope)) {
-        const now = this.store.options.now();
-        await insertIdempotencyRow(this.client, this.scope, this.fingerprint, response, now, this.store.cutoff(now));
-      }
+      const now = this.store.options.now();
+      const cutoff = this.store.cutoff(now);
+      const { locked } = await beginKeyed(this.client, this.scope, cutoff);
+      if (locked) await insertIdempotencyRow(this.client, this.scope, this.fingerprint, response, now, cutoff);
       await this.client.query('COMMIT');
     });
   }
 
-  async #end(work: () => Promise<void>): Promise<void> {
-    if (this.#done) return;
+  /** Runs the end of the claim once, then gives its connection back; answers what `work` does. */
+  async #end<T>(work: () => Promise<T>): Promise<T | undefined> {
+    if (this.#done) return undefined;
     this.#done = true;
     let broken: Error | undefined;
     try {
-      await work();
+      return await work();
     } catch (err) {
       broken = err instanceof Error ? err : new Error(String(err));
       await this.client.query('ROLLBACK').catch(() => undefined);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { createRateLimiters } from '../../src/http/rate-limit.js';
-import { scopeOf } from '../../src/idempotency/idempotency.key.js';
+import { fingerprintOf, scopeOf } from '../../src/idempotency/idempotency.key.js';
 import { IdempotencyStore } from '../../src/idempotency/idempotency.store.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { checked } from '../support/contract.js';
@@ -340,6 +340,58 @@ describe('Idempotency-Key', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_IDEMPOTENCY_KEY');
     expect(await suggestions(t.business.id)).toBe(0);
+  });
+
+  // The lock and the lookup share a statement, whose snapshot predates the lock: a response the lock's
+  // previous holder (another instance) commits in between is found only when this one stores its own.
+  // Held at `locked`, the request has its lock and has seen no response; the row is then written as
+  // that instance's commit would have written it. PostgreSQL only: the embedded database's one
+  // connection is the held request's.
+  describe.runIf(testMode() === 'postgres')('when a response commits between the lookup and the lock', () => {
+    async function raceWith(storedBody: unknown) {
+      const t = await buildTenant(ctx.db);
+      const k = key();
+      const keyed = { credential: `key:${t.writeKey.id}`, method: 'POST', path: '/api/v1/suggestions', key: k };
+      const stored = JSON.stringify({ id: 'from-the-other-instance' });
+      const { wasClaimed, release } = holdNext('locked');
+      // Unchecked: the stored body is a stand-in, not a suggestion of the OpenAPI document.
+      const answer = supertest(app)
+        .post('/api/v1/suggestions')
+        .set('X-API-Key', t.write)
+        .set('Idempotency-Key', k)
+        .send({ content: 'Hi' })
+        .then((res) => res);
+      await wasClaimed;
+      await ctx.db.pool.query(
+        `INSERT INTO idempotency_keys (scope, fingerprint, status, content_type, location, body, created_at)
+         VALUES ($1, $2, 201, 'application/json; charset=utf-8', '/api/v1/suggestions/x', $3, $4)`,
+        [
+          scopeOf({ ...keyed, url: '', body: {} }),
+          fingerprintOf({ ...keyed, url: '/api/v1/suggestions', body: storedBody }),
+          stored,
+          new Date(Date.now() + clockOffsetMs),
+        ],
+      );
+      release();
+      return { t, res: await answer, stored };
+    }
+
+    it('When it was this request, then its own create is rolled back and that response is replayed', async () => {
+      const { t, res, stored } = await raceWith({ content: 'Hi' });
+      expect(res.status).toBe(201);
+      expect(res.headers['idempotent-replayed']).toBe('true');
+      expect(res.headers.location).toBe('/api/v1/suggestions/x');
+      expect(res.text).toBe(stored);
+      expect(await suggestions(t.business.id)).toBe(0);
+      expect(await activities(t.business.id, 'suggestion.created')).toBe(0);
+    });
+
+    it('When it was another request, then this one is a 422 and its create is rolled back', async () => {
+      const { t, res } = await raceWith({ content: 'Something else' });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(await suggestions(t.business.id)).toBe(0);
+    });
   });
 
   it.runIf(testMode() === 'postgres')(
