@@ -29,23 +29,29 @@ function checked(name: string, result: LoadResult, warmUp = false): LoadResult {
   return result;
 }
 
+/** A load on a server, or a measurement made in this process (a floor) for that many seconds. */
+export type Target = LoadRequest | ((seconds: number) => Promise<LoadResult>);
+
+const run = (target: Target, seconds: number) =>
+  typeof target === 'function' ? target(seconds) : runLoad({ ...target, seconds });
+
 /**
  * Every target warmed up once, then measured `rounds` times, alternately, so that whatever else the
  * machine does at the time weighs on all of them alike. Ratios are taken round by round.
  */
 export async function alternate<K extends string>(
-  targets: Record<K, LoadRequest>,
+  targets: Record<K, Target>,
   timing: Timing,
 ): Promise<Record<K, LoadResult[]>> {
   const names = Object.keys(targets) as K[];
   const results = Object.fromEntries(names.map((name) => [name, [] as LoadResult[]])) as Record<K, LoadResult[]>;
   for (const name of names) {
     timing.log(`  warming up ${name}`);
-    checked(name, await runLoad({ ...targets[name], seconds: timing.warmupSeconds }), true);
+    checked(name, await run(targets[name], timing.warmupSeconds), true);
   }
   for (let round = 1; round <= timing.rounds; round++) {
     for (const name of names) {
-      const result = checked(name, await runLoad({ ...targets[name], seconds: timing.seconds }));
+      const result = checked(name, await run(targets[name], timing.seconds));
       timing.log(
         `  round ${round} ${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`,
       );
