@@ -58,44 +58,84 @@ export async function claimDueDeliveries(
   return rows;
 }
 
-export interface AttemptOutcome {
+/** One attempt's result: `succeeded`, `failed` (given up), or still `pending` until `nextAttemptAt`. */
+export interface AttemptRecord {
+  deliveryId: string;
+  status: 'succeeded' | 'failed' | 'pending';
+  nextAttemptAt: Date | null;
   statusCode: number | null;
   durationMs: number;
   error: string | null;
 }
 
 /**
- * Records an attempt: `succeeded`, `failed` (given up), or still `pending` until `nextAttemptAt`. A
- * success clears the endpoint's failing streak; a failure starts one if none is running.
+ * Records a batch's attempts, all made at `now`, in one statement: per delivery a worker would
+ * otherwise take a pool connection twice, and every delivery of an endpoint would queue on its row.
+ * An endpoint is reachable if any of its attempts succeeded: that clears its failing streak; if all
+ * failed, a streak starts at `now` unless one is running. Only rows whose streak changes are written,
+ * locked in id order so that two workers recording overlapping endpoints cannot deadlock. Answers,
+ * for each endpoint whose attempts all failed, when its streak started.
  */
-export async function recordAttempt(
-  db: Queryable,
-  delivery: { id: string; endpointId: string },
-  now: Date,
-  outcome: AttemptOutcome,
-  next: { status: 'succeeded' | 'failed' | 'pending'; nextAttemptAt: Date | null },
-): Promise<{ failingSince: Date | null }> {
-  await db.query(
+export async function recordAttempts(db: Queryable, now: Date, attempts: AttemptRecord[]): Promise<Map<string, Date>> {
+  const { rows } = await db.query<{ endpoint_id: string; failing_since: Date | null }>(
     /* sql */ `
-    UPDATE webhook_deliveries
-    SET status = $2,
-        next_attempt_at = $3,
-        last_attempt_at = $4,
-        last_status_code = $5,
-        last_duration_ms = $6,
-        last_error = $7
-    WHERE id = $1`,
-    [delivery.id, next.status, next.nextAttemptAt, now, outcome.statusCode, outcome.durationMs, outcome.error],
+    WITH attempt AS (
+      SELECT id, status, next_attempt_at, status_code, duration_ms, error
+      FROM unnest($2::uuid[], $3::text[], $4::timestamptz[], $5::integer[], $6::integer[], $7::text[])
+        AS a (id, status, next_attempt_at, status_code, duration_ms, error)
+    ),
+    recorded AS (
+      UPDATE webhook_deliveries AS d
+      SET status = a.status,
+          next_attempt_at = a.next_attempt_at,
+          last_attempt_at = $1::timestamptz,
+          last_status_code = a.status_code,
+          last_duration_ms = a.duration_ms,
+          last_error = a.error
+      FROM attempt AS a
+      WHERE d.id = a.id
+      RETURNING d.endpoint_id, a.status = 'succeeded' AS succeeded
+    ),
+    verdict AS (
+      SELECT endpoint_id, bool_or(succeeded) AS reachable
+      FROM recorded
+      GROUP BY endpoint_id
+    ),
+    turning AS MATERIALIZED (
+      SELECT e.id, v.reachable
+      FROM webhook_endpoints AS e
+      JOIN verdict AS v ON v.endpoint_id = e.id
+      WHERE (v.reachable AND e.failing_since IS NOT NULL)
+         OR (NOT v.reachable AND e.failing_since IS NULL)
+      ORDER BY e.id
+      FOR UPDATE OF e
+    ),
+    turned AS (
+      UPDATE webhook_endpoints AS e
+      SET failing_since = CASE WHEN t.reachable THEN NULL ELSE $1::timestamptz END
+      FROM turning AS t
+      WHERE e.id = t.id
+      RETURNING e.id, e.failing_since
+    )
+    SELECT v.endpoint_id, COALESCE(t.failing_since, e.failing_since) AS failing_since
+    FROM verdict AS v
+    JOIN webhook_endpoints AS e ON e.id = v.endpoint_id
+    LEFT JOIN turned AS t ON t.id = v.endpoint_id
+    WHERE NOT v.reachable`,
+    [
+      now,
+      attempts.map((a) => a.deliveryId),
+      attempts.map((a) => a.status),
+      attempts.map((a) => a.nextAttemptAt),
+      attempts.map((a) => a.statusCode),
+      attempts.map((a) => a.durationMs),
+      attempts.map((a) => a.error),
+    ],
   );
-  const { rows } = await db.query<{ failing_since: Date | null }>(
-    /* sql */ `
-    UPDATE webhook_endpoints
-    SET failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(failing_since, $3::timestamptz) END
-    WHERE id = $1
-    RETURNING failing_since`,
-    [delivery.endpointId, next.status === 'succeeded', now],
-  );
-  return { failingSince: rows[0]?.failing_since ?? null };
+  const streaks = new Map<string, Date>();
+  // Null only when another worker started the streak after this statement's snapshot: it was just now.
+  for (const row of rows) if (row.failing_since) streaks.set(row.endpoint_id, row.failing_since);
+  return streaks;
 }
 
 /** Turns an endpoint off for the service's reason; answers whether it was still on. */

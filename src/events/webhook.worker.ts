@@ -10,7 +10,8 @@ import {
   claimDueDeliveries,
   deleteOldDeliveries,
   disableEndpoint,
-  recordAttempt,
+  recordAttempts,
+  type AttemptRecord,
   type ClaimedDelivery,
 } from './webhook.queue.js';
 import { findEndpoint } from './webhook.repository.js';
@@ -65,7 +66,12 @@ export const DEFAULT_WEBHOOK_WORKER: WebhookWorkerOptions = {
   businessId: null,
 };
 
-const BATCH = 20;
+/**
+ * Deliveries claimed, sent and recorded together. A cycle costs two statements whatever its size, so
+ * a larger batch drains a backlog in fewer cycles; but a batch is posted all at once, perhaps to one
+ * receiver, and 50 keeps that burst modest. A batch lasts at most the timeout, well within the lease.
+ */
+const BATCH = 50;
 const PURGE_EVERY_MS = 10 * 60_000;
 
 /** When to try again after failed attempt number `attempt`, or null to give up. */
@@ -83,6 +89,16 @@ export function signatures(delivery: ClaimedDelivery, at: Date): string {
   const previousValid = delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > at;
   if (delivery.previous_secret && previousValid) secrets.push(delivery.previous_secret);
   return secrets.map((secret) => new Webhook(secret).sign(delivery.event_id, at, delivery.payload)).join(' ');
+}
+
+function succeeded(sent: SendOutcome): boolean {
+  return sent.status !== null && sent.status >= 200 && sent.status < 300;
+}
+
+/** Why an attempt turns its endpoint off: a 410 at once; a failing streak once it is old enough. */
+function stopReason(sent: SendOutcome, failingSince: Date | undefined, now: Date): 'gone' | 'failing' | null {
+  if (sent.status === 410) return 'gone';
+  return failingSince && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS ? 'failing' : null;
 }
 
 /**
@@ -155,7 +171,7 @@ export class WebhookWorker {
       for (let round = 0; round < 1000 && !this.#stopped; round++) {
         const { clock, leaseMs, businessId } = this.#options;
         const claimed = await claimDueDeliveries(this.db.pool, clock(), BATCH, leaseMs, businessId);
-        await Promise.all(claimed.map((delivery) => this.#track(this.#deliver(delivery))));
+        if (claimed.length > 0) await this.#track(this.#deliverBatch(claimed));
         attempted += claimed.length;
         if (claimed.length < BATCH) break;
       }
@@ -196,41 +212,57 @@ export class WebhookWorker {
     await deleteOldDeliveries(this.db.pool, this.#options.retentionDays, 500);
   }
 
-  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+  /**
+   * Posts a batch at once, records every outcome in one statement, then turns off the endpoints that
+   * must stop. The lease keeps other workers off these deliveries until they are recorded.
+   */
+  async #deliverBatch(claimed: ClaimedDelivery[]): Promise<void> {
+    // One moment for the batch: its posts start together.
     const now = this.#options.clock();
+    const results = await Promise.all(
+      claimed.map(async (delivery) => ({ delivery, sent: await this.#send(delivery, now) })),
+    );
+    const attempts = results.map(({ delivery, sent }) => this.#attempt(delivery, sent, now));
+    const streaks = await recordAttempts(this.db.pool, now, attempts);
+    const stopping = new Map<string, { delivery: ClaimedDelivery; reason: 'gone' | 'failing' }>();
+    for (const { delivery, sent } of results) {
+      if (sent.error) {
+        this.logger
+          .child({ deliveryId: delivery.id, eventId: delivery.event_id, attempt: delivery.attempts })
+          .warn({ status: sent.status, error: sent.error }, 'webhook delivery failed');
+      }
+      const reason = stopReason(sent, streaks.get(delivery.endpoint_id), now);
+      // Several deliveries may stop one endpoint: it is turned off once, as gone if any said so.
+      if (reason === 'gone' || (reason && !stopping.has(delivery.endpoint_id))) {
+        stopping.set(delivery.endpoint_id, { delivery, reason });
+      }
+    }
+    await Promise.all([...stopping.values()].map(({ delivery, reason }) => this.#disable(delivery, reason)));
+  }
+
+  #send(delivery: ClaimedDelivery, now: Date): Promise<SendOutcome> {
     const headers = {
       'webhook-id': delivery.event_id,
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': signatures(delivery, now),
     };
-    const sent = await postWebhook(delivery.url, headers, delivery.payload, this.#options, now);
-    const log = this.logger.child({ deliveryId: delivery.id, eventId: delivery.event_id, attempt: delivery.attempts });
-    await this.#record(delivery, now, sent);
-    if (sent.error) log.warn({ status: sent.status, error: sent.error }, 'webhook delivery failed');
+    return postWebhook(delivery.url, headers, delivery.payload, this.#options, now);
   }
 
-  async #record(delivery: ClaimedDelivery, now: Date, sent: SendOutcome): Promise<void> {
-    const outcome = { statusCode: sent.status, durationMs: sent.durationMs, error: sent.error };
-    const target = { id: delivery.id, endpointId: delivery.endpoint_id };
-    if (sent.status !== null && sent.status >= 200 && sent.status < 300) {
-      await recordAttempt(this.db.pool, target, now, outcome, { status: 'succeeded', nextAttemptAt: null });
-      return;
-    }
-    if (sent.status === 410) {
-      // The receiver says the endpoint is gone for good: stop at once.
-      await recordAttempt(this.db.pool, target, now, outcome, { status: 'failed', nextAttemptAt: null });
-      await this.#disable(delivery, 'gone');
-      return;
-    }
+  /** What becomes of the delivery: done, given up, or retried on the schedule. */
+  #attempt(delivery: ClaimedDelivery, sent: SendOutcome, now: Date): AttemptRecord {
+    const outcome = {
+      deliveryId: delivery.id,
+      statusCode: sent.status,
+      durationMs: sent.durationMs,
+      error: sent.error,
+    };
+    if (succeeded(sent)) return { ...outcome, status: 'succeeded', nextAttemptAt: null };
+    // The receiver says the endpoint is gone for good: no retry.
+    if (sent.status === 410) return { ...outcome, status: 'failed', nextAttemptAt: null };
     const delay = nextAttemptDelay(delivery.attempts, sent.retryAfterSeconds, this.#options.random());
-    const next =
-      delay === null
-        ? ({ status: 'failed', nextAttemptAt: null } as const)
-        : ({ status: 'pending', nextAttemptAt: new Date(now.getTime() + delay) } as const);
-    const { failingSince } = await recordAttempt(this.db.pool, target, now, outcome, next);
-    if (failingSince && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) {
-      await this.#disable(delivery, 'failing');
-    }
+    if (delay === null) return { ...outcome, status: 'failed', nextAttemptAt: null };
+    return { ...outcome, status: 'pending', nextAttemptAt: new Date(now.getTime() + delay) };
   }
 
   /** Turns the endpoint off and records a `webhook.disabled` event, together. */

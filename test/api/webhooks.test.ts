@@ -4,7 +4,7 @@ import { DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, WebhookWorker } from '../../src/ev
 import { capturingLogger, useOtherApps, useTestApp, type OtherApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
 import { feedEvents } from '../support/feed.js';
-import { useReceivers, type Receiver } from '../support/receiver.js';
+import { useReceivers, type Receiver, type Received, type Reply } from '../support/receiver.js';
 
 const ctx = useTestApp();
 const otherApps = useOtherApps(ctx);
@@ -376,6 +376,111 @@ describe('Webhook delivery', () => {
       .post(`${hooks(t)}/${hook.id}/deliveries/${hook.id}/redeliver`)
       .set(asOwner(t));
     expect(unknown.status).toBe(404);
+  });
+});
+
+/** A receiver's answer: `status` to deliveries whose body mentions `marker`, 204 to the others. */
+function failOn(marker: string, status: number) {
+  return (request: Received): Reply => (request.body.includes(marker) ? { status } : { status: 204 });
+}
+
+async function disabledEvents(t: Team, count: number) {
+  return feedEvents(() => dev.request(), t.read, count, { query: { type: 'webhook.disabled' } });
+}
+
+describe('Webhook delivery in batches', () => {
+  it('When one batch holds a success and a failure for an endpoint, then its failing streak is cleared', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    receiver.reply = failOn('Broken', 500);
+    const hook = await createHook(t, receiver);
+    await createSuggestion(t, 'Broken first');
+    const { worker, at } = workerFor(t);
+    await worker.runDue();
+    at(DISABLE_AFTER_MS - 60_000);
+    await createSuggestion(t, 'Fine');
+    await createSuggestion(t, 'Broken again');
+    expect(await worker.runDue()).toBe(3); // the first one's retry and both new ones, in one batch
+    at(DISABLE_AFTER_MS);
+    await createSuggestion(t, 'Broken once more');
+    await worker.runDue();
+    // Reached a minute ago, it has failed for a minute, not for five days.
+    expect(await readHook(t, hook.id)).toMatchObject({ active: true });
+  });
+
+  it('When a batch fails for an endpoint failing for 5 days, then it is disabled once, with one webhook.disabled event', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    receiver.reply = () => ({ status: 500 });
+    const hook = await createHook(t, receiver);
+    await createSuggestion(t, 'First');
+    const { worker, at } = workerFor(t);
+    await worker.runDue();
+    at(DISABLE_AFTER_MS);
+    await createSuggestion(t, 'Second');
+    await createSuggestion(t, 'Third');
+    expect(await worker.runDue()).toBe(3);
+    expect(await readHook(t, hook.id)).toMatchObject({ active: false, disabled_reason: 'failing' });
+    const recorded = (await deliveries(t, hook.id)).map((d) => [d.status, d.attempts, d.last_status_code]);
+    expect(recorded.sort()).toEqual([
+      ['pending', 1, 500],
+      ['pending', 1, 500],
+      ['pending', 2, 500],
+    ]);
+    const disabled = await disabledEvents(t, 1);
+    expect(disabled).toHaveLength(1);
+    expect(disabled[0]?.data.object).toMatchObject({ id: hook.id, active: false, disabled_reason: 'failing' });
+  });
+
+  it('When a batch holds a 410 and a success for an endpoint, then the 410 disables it at once', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    receiver.reply = failOn('Gone', 410);
+    const hook = await createHook(t, receiver);
+    await createSuggestion(t, 'Fine');
+    await createSuggestion(t, 'Gone');
+    expect(await workerFor(t).worker.runDue()).toBe(2);
+    expect(await readHook(t, hook.id)).toMatchObject({ active: false, disabled_reason: 'gone' });
+    const recorded = (await deliveries(t, hook.id)).map((d) => [d.status, d.last_status_code]);
+    expect(recorded.sort()).toEqual([
+      ['failed', 410],
+      ['succeeded', 204],
+    ]);
+    const [disabled] = await disabledEvents(t, 1);
+    expect(disabled?.data.object).toMatchObject({ id: hook.id, disabled_reason: 'gone' });
+  });
+
+  it('When one batch reaches several endpoints, then each gets its own outcome', async () => {
+    const t = await buildTeam(ctx.db);
+    const [down, flaky, leaving, healthy] = await Promise.all([1, 2, 3, 4].map(() => startReceiver()));
+    down!.reply = () => ({ status: 500 });
+    flaky!.reply = failOn('Broken', 500);
+    const hooks = {
+      down: await createHook(t, down!),
+      flaky: await createHook(t, flaky!),
+      leaving: await createHook(t, leaving!),
+      healthy: await createHook(t, healthy!),
+    };
+    await createSuggestion(t, 'Broken first');
+    const { worker, at } = workerFor(t);
+    await worker.runDue(); // down and flaky start failing
+    at(DISABLE_AFTER_MS);
+    leaving!.reply = () => ({ status: 410 });
+    await createSuggestion(t, 'Fine');
+    // down: two failures; flaky: a failure and a success; leaving: a 410; healthy: a success.
+    expect(await worker.runDue()).toBe(6);
+    expect(await readHook(t, hooks.down.id)).toMatchObject({ active: false, disabled_reason: 'failing' });
+    expect(await readHook(t, hooks.flaky.id)).toMatchObject({ active: true });
+    expect(await readHook(t, hooks.leaving.id)).toMatchObject({ active: false, disabled_reason: 'gone' });
+    expect(await readHook(t, hooks.healthy.id)).toMatchObject({ active: true });
+    const disabled = await disabledEvents(t, 2);
+    const reasons = disabled.map((e) => e.data.object as { id: string; disabled_reason: string });
+    expect(reasons.map((o) => [o.id, o.disabled_reason]).sort()).toEqual(
+      [
+        [hooks.down.id, 'failing'],
+        [hooks.leaving.id, 'gone'],
+      ].sort(),
+    );
   });
 });
 
