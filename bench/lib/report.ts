@@ -113,6 +113,11 @@ const ROWS: [key: string, label: string][] = [
   ['embedded_event_loop_p99_ms', 'embedded, cache off: event-loop delay p99 under load (ms)'],
   ['pglite_list_floor_rps', 'PGlite running the list statements in a loop (lists/s)'],
   ['embedded_list_vs_pglite_floor_throughput_ratio', 'list on embedded / PGlite floor throughput'],
+  [
+    'embedded_list_vs_pglite_floor_ceiling_ratio',
+    'PGlite floor / (PGlite floor + what the stack adds on PostgreSQL), per list (the ceiling of the embedded target)',
+  ],
+  ['stack_adds_to_uncached_list_ms', 'what the stack adds to the list statements, per list on PostgreSQL (ms)'],
   ['seed_rows_per_second', 'seed command (rows/s, PostgreSQL)'],
   ['postgres_ingest_rows_per_second', 'PostgreSQL alone, rows made in the server (rows/s)'],
   ['seed_vs_postgres_ingest_ratio', 'seed command / PostgreSQL alone'],
