@@ -262,7 +262,7 @@ async function main() {
   ]);
   // Fresh processes: their code is made hot first, or the ratio would measure the JIT.
   for (const twin of [measured, unmeasured]) {
-    await runLoad({ ...get(listUrl(twin.url), asKey(small)), seconds: 3 * plan.warmupSeconds + 2 });
+    await runLoad({ ...get(listUrl(twin.url), asKey(small)), seconds: 2 * plan.warmupSeconds + 1 });
   }
   const dashboardUrl = `${api.url}/businesses/${small.id}/suggestions?limit=50`;
   const dashboard = await alternate(
