@@ -97,6 +97,10 @@ const ROWS: [key: string, label: string][] = [
   ['webhook_backlog_growth', 'webhook deliveries still due at the end / creates'],
   ['create_with_idempotency_key_throughput_rps', 'create with an Idempotency-Key (req/s)'],
   ['create_with_idempotency_key_vs_without_throughput_ratio', 'create with / without an Idempotency-Key'],
+  [
+    'write_floor_keyed_vs_plain_throughput_ratio',
+    'write floor with / without an Idempotency-Key (the ceiling of the keyed target)',
+  ],
   ['export_csv_10k_vs_copy_time_ratio', '10k-row CSV export / COPY time'],
   ['export_csv_10k_vs_stack_floor_time_ratio', '10k-row CSV export / same stack without HTTP time'],
   ['export_csv_10k_ms', '10k-row CSV export (ms)'],

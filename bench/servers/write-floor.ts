@@ -4,8 +4,10 @@
  * at once, so it is read on every request), then the create with its guarantees, the suggestion with
  * its sentiment, its activity row, its event and the event's webhook deliveries, committed together.
  * Those are the service's own statement (insertRecordedSuggestion: one statement is its own
- * transaction) and presenter. No logging, rate limiting, security headers, idempotency or validation
- * beyond JSON.parse. Env: DATABASE_URL, PORT (0 for any); prints `{"port": N}` once listening.
+ * transaction) and presenter. No logging, rate limiting, security headers or validation beyond
+ * JSON.parse. With an `Idempotency-Key`, the create runs under the service's own IdempotencyStore
+ * (its transaction, the key's lock and lookup, the stored response): the floor of a keyed create.
+ * Env: DATABASE_URL, PORT (0 for any); prints `{"port": N}` once listening.
  */
 import http from 'node:http';
 import { once } from 'node:events';
@@ -14,6 +16,8 @@ import { findKeyCredential } from '../../src/auth/credential.repository.js';
 import { digestKey, isWellFormedKey } from '../../src/auth/key-format.js';
 import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
 import { openPostgres } from '../../src/db/postgres.js';
+import { parseIdempotencyKey } from '../../src/idempotency/idempotency.key.js';
+import { IdempotencyStore, type StoredResponse } from '../../src/idempotency/idempotency.store.js';
 import { newId } from '../../src/shared/ids.js';
 import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
 import { toSuggestionResponse } from '../../src/suggestions/suggestion.presenter.js';
@@ -22,6 +26,7 @@ import type { Priority } from '../../src/shared/schemas.js';
 
 // The service's own pool: same size, same prepared statements, same type parsers.
 const { pool } = openPostgres(process.env.DATABASE_URL!, () => undefined);
+const keys = new IdempotencyStore(pool, { ttlHours: 24, now: () => new Date() });
 
 function reply(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
   res.writeHead(status, {
@@ -41,11 +46,43 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (req.url === '/health') return reply(res, 200, '{"status":"ok"}');
   if (req.method !== 'POST' || req.url !== '/api/v1/suggestions') return reply(res, 404, '{"statusCode":404}');
-  const key = req.headers['x-api-key'];
-  if (typeof key !== 'string' || !isWellFormedKey(key)) return reply(res, 401, '{"statusCode":401}');
-  const credential = await findKeyCredential(pool, digestKey(key));
+  const apiKey = req.headers['x-api-key'];
+  if (typeof apiKey !== 'string' || !isWellFormedKey(apiKey)) return reply(res, 401, '{"statusCode":401}');
+  const credential = await findKeyCredential(pool, digestKey(apiKey));
   if (!credential || credential.revoked_at) return reply(res, 401, '{"statusCode":401}');
   const input = JSON.parse(await readBody(req)) as { content: string; priority?: Priority };
+  const key = parseIdempotencyKey(req.headers['idempotency-key'] as string | undefined);
+  if (key === undefined) return send(res, await create(credential, input));
+  const begun = await keys.begin({
+    credential: `key:${credential.id}`,
+    method: 'POST',
+    path: req.url,
+    url: req.url,
+    body: input,
+    key,
+  });
+  if ('replay' in begun) return send(res, begun.replay);
+  const { claim } = begun;
+  try {
+    const { result } = await claim.run(() => create(credential, input));
+    const { replay } = await claim.commit(result);
+    send(res, replay ?? result);
+  } catch (err) {
+    await claim.rollBack();
+    throw err;
+  }
+}
+
+function send(res: http.ServerResponse, response: StoredResponse) {
+  reply(res, response.status, response.body ?? '', response.location ? { Location: response.location } : {});
+}
+
+type Credential = NonNullable<Awaited<ReturnType<typeof findKeyCredential>>>;
+
+async function create(
+  credential: Credential,
+  input: { content: string; priority?: Priority },
+): Promise<StoredResponse> {
   const { sentiment, score } = analyzeSentiment(input.content);
   const principal: ApiKeyPrincipal = {
     kind: 'api_key',
@@ -80,7 +117,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     { status: 'pending', priority, visibility: 'internal' },
   );
   const row = created!.row;
-  reply(res, 201, JSON.stringify(toSuggestionResponse(row)), { Location: `/api/v1/suggestions/${row.id}` });
+  return {
+    status: 201,
+    contentType: 'application/json; charset=utf-8',
+    location: `/api/v1/suggestions/${row.id}`,
+    body: JSON.stringify(toSuggestionResponse(row)),
+  };
 }
 
 const server = http.createServer((req, res) => {
