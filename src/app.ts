@@ -84,8 +84,7 @@ export function createApp({
     admitIdentified,
   ];
 
-  if (metrics) app.use(metrics.middleware());
-  app.use(requestLogging(logger));
+  app.use(requestLogging(logger, metrics?.observeResponse));
   app.use(corsPolicy(config.CORS_ORIGINS ?? []));
   app.use(helmet());
   app.use((_req, res, next) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
 declare global {
@@ -16,13 +16,17 @@ declare global {
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** Told of every response sent, with how long it took (the metrics' request histogram). */
+export type ResponseObserver = (req: Request, res: Response, seconds: number) => void;
+
 /**
  * One log line per request, when its response has been sent (or the client went away first), carrying
  * the request id that is also echoed as X-Request-Id: method, path, status, duration and the client's
  * address. Request headers are never logged, so no credential can reach a log line from here.
  * `req.log` makes its child logger only when something logs through it: most requests never do.
+ * `observe` is told of each response sent, from the same listener.
  */
-export function requestLogging(logger: Logger): RequestHandler {
+export function requestLogging(logger: Logger, observe?: ResponseObserver): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     const offered = req.headers['x-request-id'];
@@ -35,14 +39,19 @@ export function requestLogging(logger: Logger): RequestHandler {
     const done = () => {
       res.off('finish', done);
       res.off('close', done);
+      const elapsed = performance.now() - started;
       const line = {
         reqId: id,
         req: { method: req.method, url: req.originalUrl, remoteAddress: req.socket.remoteAddress },
         res: { statusCode: res.statusCode },
-        responseTime: Math.round(performance.now() - started),
+        responseTime: Math.round(elapsed),
       };
-      if (!res.writableFinished) logger.warn(line, 'request aborted');
-      else if (res.statusCode >= 500) logger.error(line, 'request failed');
+      if (!res.writableFinished) {
+        logger.warn(line, 'request aborted');
+        return;
+      }
+      observe?.(req, res, elapsed / 1000);
+      if (res.statusCode >= 500) logger.error(line, 'request failed');
       else logger.info(line, 'request completed');
     };
     res.on('finish', done);

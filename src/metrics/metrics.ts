@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { RequestHandler } from 'express';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CacheObserver } from '../cache/list-cache.js';
+import type { ResponseObserver } from '../http/request-logging.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -91,18 +91,15 @@ export class Metrics {
     };
   }
 
-  /** First in the middleware chain: observes every response when it is finished. */
-  middleware(): RequestHandler {
-    return (req, res, next) => {
-      const end = this.#requests.startTimer();
-      res.once('finish', () => {
-        const route = res.locals.route ?? familyOf(req.originalUrl);
-        end({ method: req.method, route, status_class: statusClass(res.statusCode) });
-        if (res.statusCode === 429) this.#refusals.inc({ route });
-      });
-      next();
-    };
-  }
+  /**
+   * Observes a response once sent. Given to the request log (`requestLogging`), which already listens
+   * for the end of every response, so that measuring adds no listener and no timer to a request.
+   */
+  readonly observeResponse: ResponseObserver = (req, res, seconds) => {
+    const route = res.locals.route ?? familyOf(req.originalUrl);
+    this.#requests.observe({ method: req.method, route, status_class: statusClass(res.statusCode) }, seconds);
+    if (res.statusCode === 429) this.#refusals.inc({ route });
+  };
 
   /** The scrape endpoint, on a listener of its own: GET /metrics, nothing else. */
   listen(port: number, host: string): Server {
