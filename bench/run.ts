@@ -21,6 +21,10 @@ import {
 import { openPostgres } from '../src/db/postgres.js';
 import { openPgliteListFloor } from './lib/pglite-floor.js';
 import { listStatements, statementFloor } from './lib/statement-floor.js';
+import { createSuggestion, findKeyPrincipal } from './lib/writes.js';
+import { digestKey } from '../src/auth/key-format.js';
+import type { ApiKeyPrincipal } from '../src/auth/principal.js';
+import { castVote } from '../src/votes/vote.service.js';
 import { eventLoopDelayDuring } from './lib/event-loop.js';
 import { NEWEST_FIRST } from '../src/exports/export.service.js';
 import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
@@ -78,8 +82,8 @@ const plan = flags.quick
       listVariants: true,
     };
 const CONNECTIONS = 50;
-/** The searches at the large business and their floor: the service's pool size (see there). */
-const SEARCH_CONNECTIONS = 10;
+/** The service's pool size: the searches at the large business and the statement floors run as many. */
+const POOL_CONNECTIONS = 10;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 // Each line says when, in seconds since the start: the quick run must stay under five minutes.
@@ -309,7 +313,7 @@ async function main() {
   log('search at the large business');
   const search = (query: string) => ({
     ...get(listUrl(uncached.url, query), asKey(large)),
-    connections: SEARCH_CONNECTIONS,
+    connections: POOL_CONNECTIONS,
   });
   const searches = await alternate(
     {
@@ -328,8 +332,8 @@ async function main() {
   log('search floor: the statements alone, no HTTP');
   const searchPool = openPostgres(databaseUrl, () => undefined).pool;
   const searchFloor = {
-    large: await statementFloor(SEARCH_CONNECTIONS, plan.seconds, listStatements(searchPool, large.key)),
-    common: await statementFloor(SEARCH_CONNECTIONS, plan.seconds, listStatements(searchPool, large.key, 'coffee')),
+    large: await statementFloor(POOL_CONNECTIONS, plan.seconds, listStatements(searchPool, large.key)),
+    common: await statementFloor(POOL_CONNECTIONS, plan.seconds, listStatements(searchPool, large.key, 'coffee')),
   };
   await searchPool.end();
   log(`  plain list p50 ${round(searchFloor.large.p50, 1)} ms; "coffee" p50 ${round(searchFloor.common.p50, 1)} ms`);
@@ -394,6 +398,14 @@ async function main() {
   );
   cleanups.push(() => writeFloor.stop());
   const floorUrl = `${writeFloor.url}/api/v1/suggestions`;
+  // The same create under the service's middleware on Express 5: the ceiling of the create target.
+  const writeStack = await startServer(
+    ['--import', 'tsx', 'bench/servers/express-stack.ts'],
+    { DATABASE_URL: databaseUrl },
+    join(workDir, 'write-stack.log'),
+    '/health',
+  );
+  cleanups.push(() => writeStack.stop());
   const create = {
     url: `${api.url}/api/v1/suggestions`,
     connections: CONNECTIONS,
@@ -412,6 +424,7 @@ async function main() {
         idReplacement: true,
       },
       write_floor: { ...create, url: floorUrl },
+      write_stack: { ...create, url: `${writeStack.url}/api/v1/suggestions` },
     },
     timing,
   );
@@ -458,6 +471,20 @@ async function main() {
     (options: Parameters<typeof runPosts>[1] = {}, url: string = create.url) =>
     (seconds: number) =>
       runPosts({ ...create, url, seconds }, options);
+  // And votes and creates as statements alone (the key lookup, then the service's own write), from
+  // this process through a pool of the service's size with no HTTP: what the database does for each,
+  // the ceiling of the votes target.
+  const statementPool = openPostgres(databaseUrl, () => undefined).pool;
+  const writerDigest = digestKey(writer.key);
+  const statements = (write: (principal: ApiKeyPrincipal) => Promise<unknown>) => (seconds: number) =>
+    statementFloor(POOL_CONNECTIONS, seconds, async () =>
+      write((await findKeyPrincipal(statementPool, writerDigest))!),
+    );
+  const statementCreate = {
+    content: 'Great coffee and friendly staff, but the queue is slow',
+    priority: 'high',
+  } as const;
+  let statementVotes = 0;
   const writes = await alternate(
     {
       plain: posts(),
@@ -465,9 +492,17 @@ async function main() {
       spread: posts({ next: nextVote }),
       floor_plain: posts({}, floorUrl),
       floor_keyed: posts({ keyed: true }, floorUrl),
+      statements_create: statements((principal) => createSuggestion(statementPool, principal, statementCreate)),
+      statements_vote: statements((principal) =>
+        castVote(statementPool, principal, shown[statementVotes % shown.length]!.id, {
+          type: 'external_id',
+          externalId: `bench-statement-${statementVotes++}`,
+        }),
+      ),
     },
     timing,
   );
+  await statementPool.end();
   const { plain, keyed, spread } = writes;
 
   // The runtime we ship (issue 20 §8): the same service on Node 24 from the npm registry, side by
@@ -623,6 +658,9 @@ async function main() {
     create_throughput_rps: Math.round(medianOf(creates.create, rps)),
     write_floor_rps: Math.round(medianOf(creates.write_floor, rps)),
     create_vs_write_floor_throughput_ratio: round(medianRatio(creates.create, creates.write_floor, rps)),
+    write_stack_rps: Math.round(medianOf(creates.write_stack, rps)),
+    write_stack_vs_write_floor_throughput_ratio: round(medianRatio(creates.write_stack, creates.write_floor, rps)),
+    create_vs_write_stack_throughput_ratio: round(medianRatio(creates.create, creates.write_stack, rps)),
     public_page_rps: Math.round(medianOf(pages.page, rps)),
     public_page_vs_cached_list_throughput_ratio: round(medianRatio(pages.page, pages.list, rps)),
     public_page_p50_ms: medianOf(pages.page, p50),
@@ -633,6 +671,9 @@ async function main() {
     webhook_lag_p99_ms: percentile(receiver.lagsMs, 99),
     webhook_backlog_growth: round(stillDue / Math.max(1, sustained.ok)),
     vote_vs_create_throughput_ratio: round(medianRatio(spread, plain, rps)),
+    vote_vs_create_statements_throughput_ratio: round(
+      medianRatio(writes.statements_vote, writes.statements_create, rps),
+    ),
     create_with_idempotency_key_throughput_rps: Math.round(medianOf(keyed, rps)),
     create_with_idempotency_key_vs_without_throughput_ratio: round(medianRatio(keyed, plain, rps)),
     write_floor_keyed_vs_plain_throughput_ratio: round(medianRatio(writes.floor_keyed, writes.floor_plain, rps)),

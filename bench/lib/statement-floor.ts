@@ -4,12 +4,8 @@ import { digestKey } from '../../src/auth/key-format.js';
 import type { Queryable } from '../../src/db/database.js';
 import { findSuggestionPage } from '../../src/suggestions/suggestion.repository.js';
 import { toPrefixQuery } from '../../src/shared/search.js';
+import type { LoadResult } from './load.js';
 import { percentile } from './stats.js';
-
-export interface FloorFigures {
-  rps: number;
-  p50: number;
-}
 
 /**
  * `connections` callers each running `work` in a loop for `seconds`, in this process, with no HTTP:
@@ -19,7 +15,7 @@ export async function statementFloor(
   connections: number,
   seconds: number,
   work: () => Promise<unknown>,
-): Promise<FloorFigures> {
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const started = performance.now();
   const until = started + seconds * 1000;
@@ -31,9 +27,15 @@ export async function statementFloor(
     }
   };
   await Promise.all(Array.from({ length: connections }, caller));
+  const requests = latencies.length;
   return {
-    rps: latencies.length / ((performance.now() - started) / 1000),
+    rps: requests / ((performance.now() - started) / 1000),
     p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests,
+    ok: requests,
+    non2xx: 0,
+    errors: 0,
   };
 }
 

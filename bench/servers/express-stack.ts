@@ -1,11 +1,12 @@
 /**
- * The cached list's ceiling on the stack the service is built on: Express 5 with the service's own
- * middleware in its order (request logging through pino to stdout, helmet, no-store, the address's
- * failure budget, the API key lookup with the business's change number, the per-credential budget)
- * and then the bytes kept for that business, change number and URL, as the service's cache keeps
- * them. What it leaves out is the service's own part: the route table, query validation, the other
- * routers. Against the cached floor (raw node:http doing the same lookup) it shows what the fixed
- * stack costs; against the service, what the service adds to it.
+ * The ceilings of the cached list and of the create on the stack the service is built on: Express 5
+ * with the service's own middleware in its order (request logging through pino to stdout, helmet,
+ * no-store, the address's failure budget, the API key lookup with the business's change number, the
+ * per-credential budget), and then, for the list, the bytes kept for that business, change number
+ * and URL, as the service's cache keeps them; for a create, the service's body reader and the write
+ * floor's create (../lib/writes.ts). What it leaves out is the service's own part: the route table,
+ * validation, idempotency, the other routers. Against the floors (raw node:http doing the same
+ * statements) it shows what the fixed stack costs; against the service, what the service adds to it.
  * Env: DATABASE_URL, PORT (0 for any); prints `{"port": N}` on stdout once listening.
  */
 import { once } from 'node:events';
@@ -15,10 +16,13 @@ import { admitIdentified, apiKeyAuth } from '../../src/auth/credentials.js';
 import { createLogger } from '../../src/config/logger.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { createRateLimiters } from '../../src/http/rate-limit.js';
+import { jsonBody } from '../../src/http/body.js';
 import { requestLogging } from '../../src/http/request-logging.js';
 import { pageEnvelope } from '../../src/http/params.js';
 import { toSuggestionListItem } from '../../src/suggestions/suggestion.presenter.js';
 import { listSuggestions } from '../../src/suggestions/suggestion.service.js';
+import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
+import { createSuggestion, type CreateInput } from '../lib/writes.js';
 
 const { pool } = openPostgres(process.env.DATABASE_URL!, () => undefined);
 const logger = createLogger('info');
@@ -59,6 +63,18 @@ app.get(
       kept.set(key, body);
     }
     res.set('Content-Type', 'application/json; charset=utf-8').send(body);
+  },
+);
+app.post(
+  '/api/v1/suggestions',
+  limiters.refuseSpentAddress,
+  apiKeyAuth(pool),
+  limiters.perCredential,
+  admitIdentified,
+  jsonBody,
+  async (req, res) => {
+    const created = await createSuggestion(pool, req.principal as ApiKeyPrincipal, req.body as CreateInput);
+    res.status(created.status).set('Location', created.location!).type('json').send(created.body);
   },
 );
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');

@@ -3,26 +3,18 @@
  * pool running the statements a create needs and nothing else: the key lookup (a revoked key is a 401
  * at once, so it is read on every request), then the create with its guarantees, the suggestion with
  * its sentiment, its activity row, its event and the event's webhook deliveries, committed together.
- * Those are the service's own statement (insertRecordedSuggestion: one statement is its own
- * transaction) and presenter. No logging, rate limiting, security headers or validation beyond
- * JSON.parse. With an `Idempotency-Key`, the create runs under the service's own IdempotencyStore
+ * Those are the service's own statement and presenter (../lib/writes.ts). No logging, rate
+ * limiting, security headers or validation beyond JSON.parse. With an `Idempotency-Key`, the create runs under the service's own IdempotencyStore
  * (its transaction, the key's lock and lookup, the stored response): the floor of a keyed create.
  * Env: DATABASE_URL, PORT (0 for any); prints `{"port": N}` once listening.
  */
 import http from 'node:http';
 import { once } from 'node:events';
-import { recordsOf } from '../../src/activity/activity.service.js';
-import { findKeyCredential } from '../../src/auth/credential.repository.js';
 import { digestKey, isWellFormedKey } from '../../src/auth/key-format.js';
-import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { parseIdempotencyKey } from '../../src/idempotency/idempotency.key.js';
 import { IdempotencyStore, type StoredResponse } from '../../src/idempotency/idempotency.store.js';
-import { newId } from '../../src/shared/ids.js';
-import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
-import { toSuggestionResponse } from '../../src/suggestions/suggestion.presenter.js';
-import { insertRecordedSuggestion } from '../../src/suggestions/suggestion.repository.js';
-import type { Priority } from '../../src/shared/schemas.js';
+import { createSuggestion, findKeyPrincipal, type CreateInput } from '../lib/writes.js';
 
 // The service's own pool: same size, same prepared statements, same type parsers.
 const { pool } = openPostgres(process.env.DATABASE_URL!, () => undefined);
@@ -48,13 +40,13 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (req.method !== 'POST' || req.url !== '/api/v1/suggestions') return reply(res, 404, '{"statusCode":404}');
   const apiKey = req.headers['x-api-key'];
   if (typeof apiKey !== 'string' || !isWellFormedKey(apiKey)) return reply(res, 401, '{"statusCode":401}');
-  const credential = await findKeyCredential(pool, digestKey(apiKey));
-  if (!credential || credential.revoked_at) return reply(res, 401, '{"statusCode":401}');
-  const input = JSON.parse(await readBody(req)) as { content: string; priority?: Priority };
+  const principal = await findKeyPrincipal(pool, digestKey(apiKey));
+  if (!principal) return reply(res, 401, '{"statusCode":401}');
+  const input = JSON.parse(await readBody(req)) as CreateInput;
   const key = parseIdempotencyKey(req.headers['idempotency-key'] as string | undefined);
-  if (key === undefined) return send(res, await create(credential, input));
+  if (key === undefined) return send(res, await createSuggestion(pool, principal, input));
   const begun = await keys.begin({
-    credential: `key:${credential.id}`,
+    credential: `key:${principal.keyId}`,
     method: 'POST',
     path: req.url,
     url: req.url,
@@ -64,7 +56,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if ('replay' in begun) return send(res, begun.replay);
   const { claim } = begun;
   try {
-    const { result } = await claim.run(() => create(credential, input));
+    const { result } = await claim.run(() => createSuggestion(pool, principal, input));
     const { replay } = await claim.commit(result);
     send(res, replay ?? result);
   } catch (err) {
@@ -75,54 +67,6 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
 
 function send(res: http.ServerResponse, response: StoredResponse) {
   reply(res, response.status, response.body ?? '', response.location ? { Location: response.location } : {});
-}
-
-type Credential = NonNullable<Awaited<ReturnType<typeof findKeyCredential>>>;
-
-async function create(
-  credential: Credential,
-  input: { content: string; priority?: Priority },
-): Promise<StoredResponse> {
-  const { sentiment, score } = analyzeSentiment(input.content);
-  const principal: ApiKeyPrincipal = {
-    kind: 'api_key',
-    businessId: credential.business_id,
-    scope: credential.scope,
-    keyId: credential.id,
-    keyName: credential.name,
-    userId: credential.created_by,
-    changeNumber: credential.change_number,
-  };
-  const records = recordsOf(principal, { type: 'suggestion.created', entityType: 'suggestion' }, 'suggestion.created');
-  const priority = input.priority ?? 'medium';
-  const created = await insertRecordedSuggestion(
-    pool,
-    credential.business_id,
-    {
-      id: newId(),
-      content: input.content,
-      status: 'pending',
-      priority,
-      sentiment,
-      sentimentScore: score,
-      customerName: null,
-      customerEmail: null,
-      isAnonymous: true,
-      visibility: 'internal',
-      reviewIfApprovalRequired: false,
-      locationId: null,
-      source: 'api',
-    },
-    records,
-    { status: 'pending', priority, visibility: 'internal' },
-  );
-  const row = created!.row;
-  return {
-    status: 201,
-    contentType: 'application/json; charset=utf-8',
-    location: `/api/v1/suggestions/${row.id}`,
-    body: JSON.stringify(toSuggestionResponse(row)),
-  };
 }
 
 const server = http.createServer((req, res) => {

@@ -1,0 +1,74 @@
+/**
+ * A create as the write floor, the Express stack and the statement floor run it: the service's own
+ * statement (insertRecordedSuggestion: the suggestion with its sentiment, its activity row, its event
+ * and the event's webhook deliveries, one statement and so its own transaction) and presenter, with
+ * no validation beyond what the bench sends; and the key lookup that comes first.
+ */
+import type pg from 'pg';
+import { recordsOf } from '../../src/activity/activity.service.js';
+import { findKeyCredential } from '../../src/auth/credential.repository.js';
+import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
+import type { StoredResponse } from '../../src/idempotency/idempotency.store.js';
+import type { Priority } from '../../src/shared/schemas.js';
+import { newId } from '../../src/shared/ids.js';
+import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
+import { toSuggestionResponse } from '../../src/suggestions/suggestion.presenter.js';
+import { insertRecordedSuggestion } from '../../src/suggestions/suggestion.repository.js';
+
+export interface CreateInput {
+  content: string;
+  priority?: Priority;
+}
+
+/** The principal of a key, by its digest, as the service resolves it: undefined when unknown or revoked. */
+export async function findKeyPrincipal(pool: pg.Pool, digest: Buffer): Promise<ApiKeyPrincipal | undefined> {
+  const credential = await findKeyCredential(pool, digest);
+  if (!credential || credential.revoked_at) return undefined;
+  return {
+    kind: 'api_key',
+    businessId: credential.business_id,
+    scope: credential.scope,
+    keyId: credential.id,
+    keyName: credential.name,
+    userId: credential.created_by,
+    changeNumber: credential.change_number,
+  };
+}
+
+export async function createSuggestion(
+  pool: pg.Pool,
+  principal: ApiKeyPrincipal,
+  input: CreateInput,
+): Promise<StoredResponse> {
+  const { sentiment, score } = analyzeSentiment(input.content);
+  const records = recordsOf(principal, { type: 'suggestion.created', entityType: 'suggestion' }, 'suggestion.created');
+  const priority = input.priority ?? 'medium';
+  const created = await insertRecordedSuggestion(
+    pool,
+    principal.businessId,
+    {
+      id: newId(),
+      content: input.content,
+      status: 'pending',
+      priority,
+      sentiment,
+      sentimentScore: score,
+      customerName: null,
+      customerEmail: null,
+      isAnonymous: true,
+      visibility: 'internal',
+      reviewIfApprovalRequired: false,
+      locationId: null,
+      source: 'api',
+    },
+    records,
+    { status: 'pending', priority, visibility: 'internal' },
+  );
+  const row = created!.row;
+  return {
+    status: 201,
+    contentType: 'application/json; charset=utf-8',
+    location: `/api/v1/suggestions/${row.id}`,
+    body: JSON.stringify(toSuggestionResponse(row)),
+  };
+}
