@@ -26,6 +26,7 @@ import { digestKey } from '../src/auth/key-format.js';
 import type { ApiKeyPrincipal } from '../src/auth/principal.js';
 import { castVote } from '../src/votes/vote.service.js';
 import { eventLoopDelayDuring } from './lib/event-loop.js';
+import { idleShareDuring } from './lib/proc.js';
 import { NEWEST_FIRST } from '../src/exports/export.service.js';
 import { selectSuggestionRecords, SUGGESTION_LIST_FIELDS } from '../src/suggestions/suggestion.repository.js';
 import {
@@ -444,7 +445,11 @@ async function main() {
   if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${await hook.text()}`);
   const hookId = ((await hook.json()) as { id: string }).id;
   const createRate = 0.8 * medianOf(creates.create, (r) => r.rps);
-  const sustained = await runLoad({ ...create, seconds: plan.webhookSeconds, rate: createRate, ownProcess: true });
+  // How much CPU the machine had left meanwhile: the creates, their deliveries, PostgreSQL, the load
+  // generator and the receiver share its cores.
+  const { result: sustained, idleShare: webhookIdleShare } = await idleShareDuring(() =>
+    runLoad({ ...create, seconds: plan.webhookSeconds, rate: createRate, ownProcess: true }),
+  );
   const stillDue = await withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ due: number }>(
       `SELECT count(*)::int AS due FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'`,
@@ -670,6 +675,7 @@ async function main() {
     webhook_lag_p50_ms: percentile(receiver.lagsMs, 50),
     webhook_lag_p99_ms: percentile(receiver.lagsMs, 99),
     webhook_backlog_growth: round(stillDue / Math.max(1, sustained.ok)),
+    webhook_load_cpu_idle_share: round(webhookIdleShare),
     vote_vs_create_throughput_ratio: round(medianRatio(spread, plain, rps)),
     vote_vs_create_statements_throughput_ratio: round(
       medianRatio(writes.statements_vote, writes.statements_create, rps),

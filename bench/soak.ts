@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBenchDatabase, dropBenchDatabase, withClient } from './lib/database.js';
 import { runLoad, type LoadResult } from './lib/load.js';
-import { rssBytes } from './lib/memory.js';
+import { rssBytes } from './lib/proc.js';
 import { ROOT, run, startServer } from './lib/processes.js';
 import { createTenant, seedWithCli } from './lib/setup.js';
 

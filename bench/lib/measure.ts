@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type pg from 'pg';
 import { runLoad, type LoadRequest, type LoadResult } from './load.js';
-import { rssBytes, sampleRss } from './memory.js';
+import { rssBytes, sampleRss } from './proc.js';
 import { csvEncoder } from '../../src/exports/export.csv.js';
 import { CURSOR_BATCH_SIZE } from '../../src/exports/export.cursor.js';
 import type { ExportRecord } from '../../src/exports/export.encoder.js';

@@ -105,6 +105,7 @@ const ROWS: [key: string, label: string][] = [
   ['webhook_lag_p50_ms', 'webhook: event written to receipt p50 (ms), creates at 80% of capacity'],
   ['webhook_lag_p99_ms', 'webhook: event written to receipt p99 (ms)'],
   ['webhook_backlog_growth', 'webhook deliveries still due at the end / creates'],
+  ['webhook_load_cpu_idle_share', "webhook: the machine's CPU left idle during that load (all cores)"],
   ['create_with_idempotency_key_throughput_rps', 'create with an Idempotency-Key (req/s)'],
   ['create_with_idempotency_key_vs_without_throughput_ratio', 'create with / without an Idempotency-Key'],
   [
