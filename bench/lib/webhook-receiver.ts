@@ -27,6 +27,11 @@ export async function startWebhookReceiver() {
     lagsMs,
     /** Distinct deliveries received (a retry of one counts once). */
     received: () => ids.size,
+    /** Forgets what was received so far. */
+    reset: () => {
+      lagsMs.length = 0;
+      ids.clear();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
