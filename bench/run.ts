@@ -408,13 +408,14 @@ async function main() {
     '/health',
   );
   cleanups.push(() => writeStack.stop());
+  const createInput = { content: 'Great coffee and friendly staff, but the queue is slow', priority: 'high' } as const;
   const create = {
     url: `${api.url}/api/v1/suggestions`,
     connections: CONNECTIONS,
     seconds: 0,
     method: 'POST',
     headers: { ...asKey(writer), 'content-type': 'application/json' },
-    body: JSON.stringify({ content: 'Great coffee and friendly staff, but the queue is slow', priority: 'high' }),
+    body: JSON.stringify(createInput),
   } as const;
   const creates = await alternate(
     {
@@ -496,10 +497,6 @@ async function main() {
     statementFloor(POOL_CONNECTIONS, seconds, async () =>
       write((await findKeyPrincipal(statementPool, writerDigest))!),
     );
-  const statementCreate = {
-    content: 'Great coffee and friendly staff, but the queue is slow',
-    priority: 'high',
-  } as const;
   let statementVotes = 0;
   const writes = await alternate(
     {
@@ -508,7 +505,7 @@ async function main() {
       spread: posts({ next: nextVote }),
       floor_plain: posts({}, floorUrl),
       floor_keyed: posts({ keyed: true }, floorUrl),
-      statements_create: statements((principal) => createSuggestion(statementPool, principal, statementCreate)),
+      statements_create: statements((principal) => createSuggestion(statementPool, principal, createInput)),
       statements_vote: statements((principal) =>
         castVote(statementPool, principal, shown[statementVotes % shown.length]!.id, {
           type: 'external_id',

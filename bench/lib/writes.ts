@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { recordsOf } from '../../src/activity/activity.service.js';
 import { findKeyCredential } from '../../src/auth/credential.repository.js';
+import { keyPrincipalOf } from '../../src/auth/credentials.js';
 import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
 import type { StoredResponse } from '../../src/idempotency/idempotency.store.js';
 import type { Priority } from '../../src/shared/schemas.js';
@@ -23,16 +24,7 @@ export interface CreateInput {
 /** The principal of a key, by its digest, as the service resolves it: undefined when unknown or revoked. */
 export async function findKeyPrincipal(pool: pg.Pool, digest: Buffer): Promise<ApiKeyPrincipal | undefined> {
   const credential = await findKeyCredential(pool, digest);
-  if (!credential || credential.revoked_at) return undefined;
-  return {
-    kind: 'api_key',
-    businessId: credential.business_id,
-    scope: credential.scope,
-    keyId: credential.id,
-    keyName: credential.name,
-    userId: credential.created_by,
-    changeNumber: credential.change_number,
-  };
+  return credential && !credential.revoked_at ? keyPrincipalOf(credential) : undefined;
 }
 
 export async function createSuggestion(

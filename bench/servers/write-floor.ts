@@ -4,8 +4,9 @@
  * at once, so it is read on every request), then the create with its guarantees, the suggestion with
  * its sentiment, its activity row, its event and the event's webhook deliveries, committed together.
  * Those are the service's own statement and presenter (../lib/writes.ts). No logging, rate
- * limiting, security headers or validation beyond JSON.parse. With an `Idempotency-Key`, the create runs under the service's own IdempotencyStore
- * (its transaction, the key's lock and lookup, the stored response): the floor of a keyed create.
+ * limiting, security headers or validation beyond JSON.parse. With an `Idempotency-Key`, the create
+ * runs under the service's own IdempotencyStore (its transaction, the key's lock and lookup, the
+ * stored response): the floor of a keyed create.
  * Env: DATABASE_URL, PORT (0 for any); prints `{"port": N}` once listening.
  */
 import http from 'node:http';

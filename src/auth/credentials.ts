@@ -6,6 +6,7 @@ import {
   findLiveSession,
   findSessionMember,
   touchApiKey,
+  type KeyCredentialRow,
   type SessionRow,
 } from './credential.repository.js';
 import { isWellFormedSessionToken } from './session-token.js';
@@ -74,6 +75,11 @@ async function resolveApiKey(pool: pg.Pool, req: Request, key: string): Promise<
       req.log.warn({ err }, 'last_used_at update failed'),
     );
   }
+  return keyPrincipalOf(row);
+}
+
+/** What a live key acts as: its business, scope and creator, and the business's change number. */
+export function keyPrincipalOf(row: KeyCredentialRow): ApiKeyPrincipal {
   return {
     kind: 'api_key',
     businessId: row.business_id,
