@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
 import type { Database } from '../../src/db/database.js';
+import { openBackgroundDatabase } from '../../src/db/open.js';
 import { WebhookWorker } from '../../src/events/webhook.worker.js';
 import { capturingLogger, useOtherApps, useTestApp, type OtherApp } from '../support/app.js';
-import { openTestDatabase, testMode } from '../support/database.js';
+import { openTestDatabase, testDatabaseUrl, testMode } from '../support/database.js';
 import { buildTeam } from '../support/factories.js';
 import { runTs } from '../support/processes.js';
 import { useReceivers, type Receiver } from '../support/receiver.js';
@@ -80,6 +82,43 @@ describe.skipIf(testMode() !== 'postgres')('Webhook workers in several instances
     expect(rows.every((row) => row.status === 'succeeded' && row.attempts === 1)).toBe(true);
   });
 
+  it('When every request connection is taken, then a worker on connections of its own still delivers', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    await createHook(t, receiver);
+    await dev.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send({ content: 'Busy' }).expect(201);
+    // An instance whose requests hold all of their pool's connections, as under a burst of creates.
+    const requests = await openTestDatabase();
+    const held: pg.PoolClient[] = [];
+    const background = openBackgroundDatabase(
+      { DATABASE_URL: testDatabaseUrl() },
+      requests,
+      () => undefined,
+      3,
+      'fbk-test-webhooks',
+    );
+    try {
+      for (let i = 0; i < requests.pool.options.max; i++) held.push(await requests.pool.connect());
+      const worker = workerOn(background.db, t);
+      worker.start();
+      try {
+        const got = await receiver.nth(1);
+        expect(JSON.parse(got.body)).toMatchObject({ type: 'suggestion.created' });
+        // Named apart from the requests' connections, for an operator reading pg_stat_activity.
+        const { rows } = await ctx.db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'fbk-test-webhooks'`,
+        );
+        expect(rows[0]!.n).toBeGreaterThan(0);
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      held.forEach((client) => client.release());
+      await background.close();
+      await requests.close();
+    }
+  });
+
   it('When a worker process is killed mid-delivery, then another sends the delivery after the lease', async () => {
     const t = await buildTeam(ctx.db);
     const receiver = await startReceiver();
@@ -119,5 +158,14 @@ describe.skipIf(testMode() !== 'postgres')('Webhook workers in several instances
     } finally {
       child.kill('SIGKILL');
     }
+  });
+});
+
+describe.skipIf(testMode() !== 'embedded')('The webhook worker on the embedded database', () => {
+  it('When it asks for connections of its own, then it shares the one connection, which its close leaves open', async () => {
+    const background = openBackgroundDatabase({ DATABASE_URL: '' }, ctx.db, () => undefined, 3, 'unused');
+    expect(background.db).toBe(ctx.db);
+    await background.close();
+    expect((await ctx.db.pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 });

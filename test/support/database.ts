@@ -10,7 +10,7 @@ import { openPostgres } from '../../src/db/postgres.js';
 export const testMode = (): 'embedded' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'embedded');
 
 /** Refuses any database whose name does not say it is for tests: a suite must never touch real data. */
-function testDatabaseUrl(): string {
+export function testDatabaseUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = new URL(url).pathname.slice(1);
