@@ -262,14 +262,17 @@ async function main() {
   // list; and the same /api/v1 list on an instance that measures itself (METRICS_PORT), against a
   // twin started with it that does not. Measured against the long-running instance instead, the ratio
   // read the two processes' histories (heap, JIT) as much as the metrics: 0.93 to 0.96 from run to run.
+  // A third twin, also without metrics, against the second gives the method's resolution: how far
+  // apart two identical instances read in this run.
   log('dashboard list, and the cost of metrics');
   const session = await signIn(small, api.url, pgEnv);
-  const [measured, unmeasured] = await Promise.all([
+  const [measured, unmeasured, unmeasuredTwin] = await Promise.all([
     service({ ...pgEnv, METRICS_PORT: String(await freePort()) }, 'service-metrics'),
     service(pgEnv, 'service-no-metrics'),
+    service(pgEnv, 'service-no-metrics-twin'),
   ]);
   // Fresh processes: their code is made hot first, or the ratio would measure the JIT.
-  for (const twin of [measured, unmeasured]) {
+  for (const twin of [measured, unmeasured, unmeasuredTwin]) {
     await runLoad({ ...get(listUrl(twin.url), asKey(small)), seconds: 2 * plan.warmupSeconds + 1 });
   }
   const dashboardUrl = `${api.url}/businesses/${small.id}/suggestions?limit=50`;
@@ -280,11 +283,13 @@ async function main() {
       business_session: get(dashboardUrl, { authorization: `Bearer ${session}` }),
       metrics_on: get(listUrl(measured.url), asKey(small)),
       metrics_off: get(listUrl(unmeasured.url), asKey(small)),
+      metrics_off_twin: get(listUrl(unmeasuredTwin.url), asKey(small)),
     },
     timing,
   );
   await measured.stop();
   await unmeasured.stop();
+  await unmeasuredTwin.stop();
 
   // Filters, sort, a deep page and search at the small business: no target, so the full run only.
   let variants: Record<string, LoadResult[]> = {};
@@ -646,6 +651,7 @@ async function main() {
       medianRatio(dashboard.business_session, dashboard.v1, rps),
     ),
     metrics_overhead_ratio: round(medianRatio(dashboard.metrics_on, dashboard.metrics_off, rps)),
+    metrics_off_twins_throughput_ratio: round(medianRatio(dashboard.metrics_off_twin, dashboard.metrics_off, rps)),
     list_p99_ms: medianOf(versus.list, p99),
     ...Object.fromEntries(
       Object.entries(variants).flatMap(([name, runs]) => [

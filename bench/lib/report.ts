@@ -55,6 +55,10 @@ const ROWS: [key: string, label: string][] = [
   ['business_list_vs_v1_list_throughput_ratio', 'dashboard list by key / /api/v1 list throughput'],
   ['business_list_session_vs_v1_list_throughput_ratio', 'dashboard list by session / /api/v1 list throughput'],
   ['metrics_overhead_ratio', 'list with metrics on / off throughput'],
+  [
+    'metrics_off_twins_throughput_ratio',
+    'two instances without metrics, one / the other throughput (the resolution of the metrics target)',
+  ],
   ['list_p99_ms', 'list p99 (ms)'],
   ['list_filtered_p50_ms', 'list status+priority p50 (ms)'],
   ['list_filtered_p99_ms', 'list status+priority p99 (ms)'],
