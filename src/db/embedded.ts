@@ -4,6 +4,7 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createPool, poolDatabase, type Database } from './database.js';
+import { SessionQueue } from './embedded-session.js';
 import { tryLock } from './file-lock.js';
 
 const SOCKET_PORT = 5432;
@@ -43,6 +44,17 @@ function socketPool(dir: string, onPoolError: (err: Error) => void) {
 export const PGLITE_OPTIONS = { extensions: { btree_gin } } satisfies PGliteOptions;
 
 /**
+ * The server's connections share PGlite's session through SessionQueue instead of the package's own
+ * queue (see there why). The server hands its `queryQueue` to each connection as it comes, so it is
+ * swapped before the first; the check fails loudly if an upgrade of the package renames it.
+ */
+function useSessionQueue(server: PGLiteSocketServer, pglite: PGlite): void {
+  const internals = server as unknown as { queryQueue?: unknown };
+  if (!internals.queryQueue) throw new Error('pglite-socket changed: PGLiteSocketServer has no queryQueue to replace');
+  internals.queryQueue = new SessionQueue(pglite);
+}
+
+/**
  * Opens PGlite in this process and serves it on a Unix socket inside the data directory, so the
  * application talks to it with the same `pg` client as to PostgreSQL. Exactly one process owns the
  * directory (a pid lock file); another one either connects through the socket or is refused.
@@ -70,6 +82,7 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedDa
       ? await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: options.loadDataDir })
       : await PGlite.create(join(dir, 'pgdata'), PGLITE_OPTIONS);
     const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: MAX_SOCKET_CONNECTIONS });
+    useSessionQueue(server, pglite);
     await server.start();
     const pool = socketPool(dir, options.onPoolError);
     const db = poolDatabase('embedded', pool, async () => {

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { DataDirInUseError, openEmbedded } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { budgetFor } from '../support/budgets.js';
+import { runTs } from '../support/processes.js';
 
 const ignore = () => undefined;
 const open: Database[] = [];
@@ -15,6 +17,14 @@ function tempDir() {
   const dir = mkdtempSync(join(tmpdir(), 'fbk-emb-'));
   dirs.push(dir);
   return dir;
+}
+
+/** test/support/socket-client.ts in a process of its own, and what it printed so far. */
+function socketClient(env: Record<string, string>) {
+  const child = runTs('test/support/socket-client.ts', [], env);
+  let printed = '';
+  child.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  return { child, output: () => printed };
 }
 
 afterEach(async () => {
@@ -54,6 +64,48 @@ describe('embedded database', { timeout: budgetFor({ initdbs: 2 }) }, () => {
     open.push(client);
     const { rows } = await client.pool.query('SELECT v FROM shared_probe');
     expect(rows).toEqual([{ v: 42 }]);
+  });
+
+  it('When the owner and a client process query at once, then each statement runs with its own values', async () => {
+    const dir = tempDir();
+    const owner = await openEmbedded({ dataDir: dir, onPoolError: ignore });
+    open.push(owner);
+    await owner.pool.query('CREATE TABLE interleave_probe (who text, n int)');
+    // The client's statements carry a value larger than the socket's buffers, as the seed command's
+    // do: its Bind arrives in pieces, and the owner's statements must not run between its Parse and it.
+    const ROUNDS = 8;
+    const { child, output } = socketClient({ DATA_DIR: dir, ROUNDS: String(ROUNDS) });
+    const exited = once(child, 'exit');
+    const wrong: string[] = [];
+    for (let i = 0; child.exitCode === null; i++) {
+      const { rows } = await owner.pool
+        .query<{ sum: number }>('SELECT $1::int + $2::int AS sum', [i, 1])
+        .catch((err: unknown) => ({ rows: [{ error: String(err) }] }));
+      if (JSON.stringify(rows) !== JSON.stringify([{ sum: i + 1 }])) wrong.push(JSON.stringify(rows));
+    }
+    await exited;
+    expect(wrong).toEqual([]);
+    expect(JSON.parse(output())).toEqual({ wrong: [] });
+    const { rows } = await owner.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM interleave_probe');
+    expect(rows).toEqual([{ n: ROUNDS }]);
+  });
+
+  it('When a client process dies inside a transaction, then it is rolled back and the owner goes on', async () => {
+    const dir = tempDir();
+    const owner = await openEmbedded({ dataDir: dir, onPoolError: ignore });
+    open.push(owner);
+    await owner.pool.query('CREATE TABLE interleave_probe (who text, n int)');
+    const { child, output } = socketClient({ DATA_DIR: dir, HOLD: '1' });
+    const exited = once(child, 'exit');
+    while (output() !== 'holding') await once(child.stdout!, 'data');
+    // The owner waits for the client's transaction meanwhile: the session is the client's.
+    const waiting = owner.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM interleave_probe');
+    child.kill('SIGKILL');
+    await exited;
+    expect((await waiting).rows).toEqual([{ n: 0 }]);
+    await owner.pool.query(`INSERT INTO interleave_probe VALUES ('owner', 1)`);
+    const { rows } = await owner.pool.query('SELECT who FROM interleave_probe');
+    expect(rows).toEqual([{ who: 'owner' }]);
   });
 
   it('When the lock was left by a process that no longer exists, then it is taken over', async () => {
