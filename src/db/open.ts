@@ -16,8 +16,8 @@ export async function openDatabase(
 /**
  * Connections of their own for background work whose statements must not wait in line behind the
  * requests' (the webhook worker): a pool of `max` on PostgreSQL, named `applicationName` in
- * pg_stat_activity, closed with `close`. The embedded
- * database has one connection: the work shares it, and `close` leaves it open.
+ * pg_stat_activity, closed with `close`. The embedded database has one connection: the work shares
+ * it, and `close` leaves it open.
  */
 export function openBackgroundDatabase(
   config: Pick<Config, 'DATABASE_URL'>,
