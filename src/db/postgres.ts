@@ -1,5 +1,15 @@
 import { createPool, poolDatabase, type Database } from './database.js';
 
+export interface SessionSettings {
+  /** How the connections are named in pg_stat_activity. */
+  applicationName?: string;
+  /**
+   * Plan every statement for its values (plan_cache_mode): for a few statements over tables whose
+   * contents change shape fast, where a generic plan chosen early goes bad (see openBackgroundDatabase).
+   */
+  customPlans?: boolean;
+}
+
 /**
  * Statements are prepared per connection (see PreparingClient). Not on the embedded database: its
  * socket connections share one session, where two connections would prepare the same name.
@@ -8,10 +18,17 @@ export function openPostgres(
   url: string,
   onPoolError: (err: Error) => void,
   max = 10,
-  applicationName = 'feedback-api',
+  session: SessionSettings = {},
 ): Database {
+  const { applicationName = 'feedback-api', customPlans = false } = session;
   const pool = createPool(
-    { connectionString: url, max, connectionTimeoutMillis: 5_000, application_name: applicationName },
+    {
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: 5_000,
+      application_name: applicationName,
+      ...(customPlans ? { options: '-c plan_cache_mode=force_custom_plan' } : {}),
+    },
     onPoolError,
     { prepare: true },
   );

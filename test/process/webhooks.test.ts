@@ -109,6 +109,11 @@ describe.skipIf(testMode() !== 'postgres')('Webhook workers in several instances
           `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'fbk-test-webhooks'`,
         );
         expect(rows[0]!.n).toBeGreaterThan(0);
+        // Planned for their values: a generic plan of the claim, chosen while the queue was empty, went bad.
+        const { rows: plans } = await background.db.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
+        expect(plans).toEqual([{ plan_cache_mode: 'force_custom_plan' }]);
+        const { rows: requestPlans } = await ctx.db.pool.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
+        expect(requestPlans).toEqual([{ plan_cache_mode: 'auto' }]);
       } finally {
         await worker.stop();
       }
