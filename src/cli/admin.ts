@@ -4,7 +4,9 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import { HttpError } from '../errors/http-error.js';
-import { CliError, COMMANDS, STANDALONE_COMMANDS, type Command } from './commands.js';
+import type { Command } from './command.js';
+import { CliError, COMMANDS } from './commands.js';
+import { STANDALONE_COMMANDS } from './seed.command.js';
 
 const PROGRAM = 'npm run --silent admin --';
 

@@ -3,63 +3,29 @@ import { toApiKeyResponse } from '../api-keys/api-key.presenter.js';
 import { findApiKeyBusiness, findApiKeys } from '../api-keys/api-key.repository.js';
 import { createApiKey, revokeKey } from '../api-keys/api-key.service.js';
 import { toBusinessResponse } from '../businesses/business.presenter.js';
-import { findBusiness } from '../businesses/business.repository.js';
 import { changeBusiness, createBusiness } from '../businesses/business.service.js';
-import type { Database } from '../db/database.js';
 import { toLocationResponse } from '../locations/location.presenter.js';
-import { findLocationBusiness } from '../locations/location.repository.js';
 import { changeLocation, createLocation, removeLocation } from '../locations/location.service.js';
 import { toTeamMember } from '../team/team.presenter.js';
 import { changeMemberRole, removeMember } from '../team/team-members.service.js';
-import { PLANS, ROLES, SCOPES, email, queryInt, uuid } from '../shared/schemas.js';
-import { seedBusiness } from '../seed/seed.service.js';
+import { PLANS, ROLES, SCOPES, email, uuid } from '../shared/schemas.js';
 import { findUserByEmail } from '../users/user.repository.js';
 import { addMember } from '../users/user.service.js';
 import { hashPassword } from '../users/password.js';
 import { newPassword } from '../users/password-policy.js';
+import {
+  command,
+  flag,
+  name,
+  requireBusiness,
+  requireLocationBusiness,
+  resetPassword,
+  type Command,
+} from './command.js';
 import { CliError } from './errors.js';
 import { askNewPassword, passwordTarget, replaceUserPassword } from './passwords.js';
-import { progressBar } from './progress.js';
 
 export { CliError };
-
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; description: string; required?: boolean }>;
-
-export interface Command {
-  usage: string;
-  summary: string;
-  options: OptionSpec;
-  /** Names of positional arguments, in order. */
-  positionals?: string[];
-  schema: z.ZodType;
-  run(db: Database, input: never): Promise<unknown>;
-}
-
-async function requireBusiness(db: Database, id: string) {
-  const business = await findBusiness(db.pool, id);
-  if (!business) throw new CliError(`business ${id} not found`);
-  return business;
-}
-
-async function requireLocationBusiness(db: Database, locationId: string) {
-  const businessId = await findLocationBusiness(db.pool, locationId);
-  if (!businessId) throw new CliError(`location ${locationId} not found`);
-  return businessId;
-}
-
-const name = z.string().trim().min(1).max(200);
-const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
-
-function command<S extends z.ZodType>(
-  spec: Omit<Command, 'schema' | 'run'> & { schema: S; run(db: Database, input: z.output<S>): Promise<unknown> },
-): Command {
-  return spec;
-}
-
-const resetPassword = {
-  type: 'boolean',
-  description: "with a password for an email that already has an account: replace that account's password",
-} as const;
 
 export const COMMANDS: Record<string, Record<string, Command>> = {
   business: {
@@ -299,45 +265,4 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       },
     }),
   },
-};
-
-/** A row count on the command line: digits only, up to ten million. */
-const rowCount = queryInt(0, 10_000_000);
-
-/** Commands without a group: `admin -- seed ...`. */
-export const STANDALONE_COMMANDS: Record<string, Command> = {
-  seed: command({
-    usage: 'seed --business ID --suggestions N [--issues M] [--comments K]',
-    summary: 'Insert realistic generated data for a business (load tests, demos); prints a summary',
-    options: {
-      business: { type: 'string', description: 'business id', required: true },
-      suggestions: { type: 'string', description: 'suggestions to insert', required: true },
-      issues: { type: 'string', description: 'issues to insert, default 0' },
-      comments: { type: 'string', description: 'comments spread over the inserted suggestions and issues, default 0' },
-    },
-    schema: z
-      .object({
-        business: uuid,
-        suggestions: rowCount,
-        issues: rowCount.default(0),
-        comments: rowCount.default(0),
-      })
-      .refine((input) => input.comments === 0 || input.suggestions + input.issues > 0, {
-        message: 'comments need suggestions or issues to be attached to',
-        path: ['comments'],
-      }),
-    async run(db, input) {
-      await requireBusiness(db, input.business);
-      // Progress is for a person watching: only on a terminal, and never on stdout (the JSON summary).
-      const bar = process.stderr.isTTY ? progressBar(process.stderr, 'seeding') : undefined;
-      const summary = await seedBusiness(db.pool, input.business, input, {
-        onProgress: bar && ((done, total) => bar.update(done, total)),
-      });
-      bar?.finish();
-      // A bulk load leaves the planner's statistics behind. Autovacuum (or the embedded server's
-      // maintenance) catches up within a minute; a demo or benchmark started right after need not wait.
-      await db.pool.query('ANALYZE suggestions, issues, comments');
-      return summary;
-    },
-  }),
 };

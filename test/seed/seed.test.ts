@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STANDALONE_COMMANDS } from '../../src/cli/commands.js';
+import { STANDALONE_COMMANDS } from '../../src/cli/seed.command.js';
 import { seedBusiness } from '../../src/seed/seed.service.js';
 import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
 import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES, ISSUE_STATUSES } from '../../src/shared/schemas.js';
