@@ -566,6 +566,17 @@ async function main() {
   cpSync(embeddedEnv.DATA_DIR, floorDir, { recursive: true });
   const pgliteFloor = await openPgliteListFloor(floorDir, embeddedTenant.key);
   cleanups.push(() => pgliteFloor.close());
+  // The raw node:http floor on PGlite, on a copy of its own: what serving the list over HTTP costs
+  // before any framework, with PGlite in the same process and thread.
+  const httpFloorEnv = { DATABASE_URL: '', DATA_DIR: join(workDir, 'embedded-http-floor') };
+  cpSync(embeddedEnv.DATA_DIR, httpFloorEnv.DATA_DIR, { recursive: true });
+  const embeddedHttpFloor = await startServer(
+    ['--import', 'tsx', 'bench/servers/floor.ts'],
+    httpFloorEnv,
+    join(workDir, 'embedded-http-floor.log'),
+    '/health',
+  );
+  cleanups.push(() => embeddedHttpFloor.stop());
   // Its metrics listener gives the event-loop delay (issue 20 §3: is the loop blocked by WASM?).
   const metricsPort = await freePort();
   const embedded = await service({ ...embeddedEnv, METRICS_PORT: String(metricsPort) }, 'embedded');
@@ -574,6 +585,7 @@ async function main() {
     {
       embedded: get(listUrl(embedded.url), asKey(embeddedTenant)),
       pglite_floor: (seconds) => pgliteFloor.measure(seconds),
+      http_floor: get(listUrl(embeddedHttpFloor.url), asKey(embeddedTenant)),
       postgres: get(listUrl(uncached.url), asKey(small)),
       embedded_cached: get(listUrl(cachedEmbedded.url), asKey(embeddedTenant)),
       postgres_cached: get(listUrl(api.url), asKey(small)),
@@ -586,6 +598,7 @@ async function main() {
   log(`  event loop under the list load: max ${round(stalls.delay.maxMs)} ms, p99 ${round(stalls.delay.p99Ms)} ms`);
   await embedded.stop();
   await cachedEmbedded.stop();
+  await embeddedHttpFloor.stop();
 
   const rps = (r: { rps: number }) => r.rps;
   const p50 = (r: { p50: number }) => r.p50;
@@ -605,12 +618,14 @@ async function main() {
     }
   };
   const head = git('rev-parse', '--short', 'HEAD');
-  // On PGlite the statements and the service's stack share one thread, so a list costs the floor's
-  // time plus what the stack adds. What it adds is measured on PostgreSQL, where the database has a
-  // process of its own: the uncached list's time per request less the raw node:http floor's for the
-  // same statements (the Node process is the bottleneck there: 50 connections on 2 cores).
+  // On PGlite the statements, HTTP and the service's stack share one thread, so a list costs the
+  // raw node:http floor's time on PGlite plus what the stack adds to it. What the stack adds is
+  // measured on PostgreSQL, where the database has a process of its own: the uncached list's time per
+  // request less the raw node:http floor's for the same statements (the Node process is the
+  // bottleneck there: 50 connections on 2 cores).
   const msPerRequest = (runs: LoadResult[]) => 1000 / medianOf(runs, rps);
   const pgliteFloorMs = msPerRequest(modes.pglite_floor);
+  const embeddedHttpFloorMs = msPerRequest(modes.http_floor);
   const stackAddsMs = msPerRequest(versus.list_uncached) - msPerRequest(versus.floor);
   const results: Record<string, unknown> = {
     mode,
@@ -720,7 +735,10 @@ async function main() {
     embedded_event_loop_p99_ms: round(stalls.delay.p99Ms, 1),
     pglite_list_floor_rps: Math.round(medianOf(modes.pglite_floor, rps)),
     embedded_list_vs_pglite_floor_throughput_ratio: round(medianRatio(modes.embedded, modes.pglite_floor, rps)),
-    embedded_list_vs_pglite_floor_ceiling_ratio: round(pgliteFloorMs / (pgliteFloorMs + stackAddsMs)),
+    embedded_http_floor_rps: Math.round(medianOf(modes.http_floor, rps)),
+    embedded_http_floor_vs_pglite_floor_throughput_ratio: round(medianRatio(modes.http_floor, modes.pglite_floor, rps)),
+    embedded_list_vs_http_floor_throughput_ratio: round(medianRatio(modes.embedded, modes.http_floor, rps)),
+    embedded_list_vs_pglite_floor_ceiling_ratio: round(pgliteFloorMs / (embeddedHttpFloorMs + stackAddsMs)),
     stack_adds_to_uncached_list_ms: round(stackAddsMs, 2),
     postgres_list_rps: Math.round(medianOf(modes.postgres, rps)),
     seed_rows_per_second: seeded.rows_per_second,

@@ -133,9 +133,12 @@ const ROWS: [key: string, label: string][] = [
   ['embedded_event_loop_p99_ms', 'embedded, cache off: event-loop delay p99 under load (ms)'],
   ['pglite_list_floor_rps', 'PGlite running the list statements in a loop (lists/s)'],
   ['embedded_list_vs_pglite_floor_throughput_ratio', 'list on embedded / PGlite floor throughput'],
+  ['embedded_http_floor_rps', 'raw node:http floor on PGlite, same statements (req/s)'],
+  ['embedded_http_floor_vs_pglite_floor_throughput_ratio', 'raw node:http floor on PGlite / PGlite floor throughput'],
+  ['embedded_list_vs_http_floor_throughput_ratio', 'list on embedded / raw node:http floor on PGlite throughput'],
   [
     'embedded_list_vs_pglite_floor_ceiling_ratio',
-    'PGlite floor / (PGlite floor + what the stack adds on PostgreSQL), per list (the ceiling of the embedded target)',
+    'PGlite floor / (node:http floor on PGlite + what the stack adds on PostgreSQL), per list (the ceiling of the embedded target)',
   ],
   ['stack_adds_to_uncached_list_ms', 'what the stack adds to the list statements, per list on PostgreSQL (ms)'],
   ['seed_rows_per_second', 'seed command (rows/s, PostgreSQL)'],

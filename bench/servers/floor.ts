@@ -5,19 +5,26 @@
  * With FLOOR_CACHED=1 it is the cached floor: the authentication statement alone (key and the
  * business's change number, as the service's list cache needs), then the bytes kept for that
  * business, change number and URL, computed once per change like the service's cache does.
- * Env: DATABASE_URL, PORT (0 for any), FLOOR_CACHED; prints `{"port": N}` on stdout once listening.
+ * Without DATABASE_URL it runs on the embedded database in DATA_DIR, opened in this process as the
+ * service opens it: the raw node:http floor on PGlite (the ceiling of the embedded list target).
+ * Env: DATABASE_URL or DATA_DIR, PORT (0 for any), FLOOR_CACHED; prints `{"port": N}` on stdout once
+ * listening.
  */
 import http from 'node:http';
 import { once } from 'node:events';
 import { findKeyCredential } from '../../src/auth/credential.repository.js';
 import { digestKey, isWellFormedKey } from '../../src/auth/key-format.js';
+import { openEmbedded } from '../../src/db/embedded.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { pageEnvelope } from '../../src/http/params.js';
 import { toSuggestionListItem } from '../../src/suggestions/suggestion.presenter.js';
 import { listSuggestions } from '../../src/suggestions/suggestion.service.js';
 
 // The service's own pool: same size, same prepared statements, same type parsers.
-const { pool } = openPostgres(process.env.DATABASE_URL!, () => undefined);
+const db = process.env.DATABASE_URL
+  ? openPostgres(process.env.DATABASE_URL, () => undefined)
+  : await openEmbedded({ dataDir: process.env.DATA_DIR!, onPoolError: () => undefined });
+const { pool } = db;
 const cached = process.env.FLOOR_CACHED === '1' ? new Map<string, string>() : undefined;
 
 function reply(res: http.ServerResponse, status: number, body: string) {
@@ -63,5 +70,5 @@ await once(server, 'listening');
 console.log(JSON.stringify({ port: (server.address() as { port: number }).port }));
 process.on('SIGTERM', () => {
   server.close();
-  void pool.end();
+  void db.close();
 });
