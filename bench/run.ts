@@ -588,6 +588,12 @@ async function main() {
   const metricsPort = await freePort();
   const embedded = await service({ ...embeddedEnv, METRICS_PORT: String(metricsPort) }, 'embedded');
   const cachedEmbedded = await service(cachedEmbeddedEnv, 'embedded-cached');
+  const [embeddedBody, httpFloorBody] = await Promise.all(
+    [embedded, embeddedHttpFloor].map(async (server) =>
+      (await fetch(listUrl(server.url), { headers: asKey(embeddedTenant) })).text(),
+    ),
+  );
+  if (httpFloorBody !== embeddedBody) throw new Error('the floor on PGlite does not answer what the service answers');
   const modes = await alternate(
     {
       embedded: get(listUrl(embedded.url), asKey(embeddedTenant)),
