@@ -5,8 +5,8 @@
  * With FLOOR_CACHED=1 it is the cached floor: the authentication statement alone (key and the
  * business's change number, as the service's list cache needs), then the bytes kept for that
  * business, change number and URL, computed once per change like the service's cache does.
- * Without DATABASE_URL it runs on the embedded database in DATA_DIR, opened in this process as the
- * service opens it: the raw node:http floor on PGlite (the ceiling of the embedded list target).
+ * Without DATABASE_URL it runs on the embedded database in DATA_DIR, opened as the service opens
+ * it: the raw node:http floor on PGlite (the ceiling of the embedded list target).
  * Env: DATABASE_URL or DATA_DIR, PORT (0 for any), FLOOR_CACHED; prints `{"port": N}` on stdout once
  * listening.
  */
@@ -14,16 +14,16 @@ import http from 'node:http';
 import { once } from 'node:events';
 import { findKeyCredential } from '../../src/auth/credential.repository.js';
 import { digestKey, isWellFormedKey } from '../../src/auth/key-format.js';
-import { openEmbedded } from '../../src/db/embedded.js';
-import { openPostgres } from '../../src/db/postgres.js';
+import { openDatabase } from '../../src/db/open.js';
 import { pageEnvelope } from '../../src/http/params.js';
 import { toSuggestionListItem } from '../../src/suggestions/suggestion.presenter.js';
 import { listSuggestions } from '../../src/suggestions/suggestion.service.js';
 
 // The service's own pool: same size, same prepared statements, same type parsers.
-const db = process.env.DATABASE_URL
-  ? openPostgres(process.env.DATABASE_URL, () => undefined)
-  : await openEmbedded({ dataDir: process.env.DATA_DIR!, onPoolError: () => undefined });
+const db = await openDatabase(
+  { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR ?? '' },
+  () => undefined,
+);
 const { pool } = db;
 const cached = process.env.FLOOR_CACHED === '1' ? new Map<string, string>() : undefined;
 
