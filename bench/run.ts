@@ -128,6 +128,18 @@ async function service(env: Record<string, string>, name: string, node?: string)
   return server;
 }
 
+/** One of the servers in bench/servers, run from its source, ready once GET /health answers. */
+async function floorServer(script: string, env: Record<string, string>, name: string): Promise<Server> {
+  const server = await startServer(
+    ['--import', 'tsx', `bench/servers/${script}.ts`],
+    env,
+    join(workDir, `${name}.log`),
+    '/health',
+  );
+  cleanups.push(() => server.stop());
+  return server;
+}
+
 async function main() {
   const loadStart = os.loadavg();
   log(`${mode} run; building`);
@@ -163,6 +175,8 @@ async function main() {
   const asKey = (tenant: { key: string }) => ({ 'x-api-key': tenant.key });
   const asBearer = (tenant: { key: string }) => ({ authorization: `Bearer ${tenant.key}` });
   const listUrl = (base: string, query = '') => `${base}/api/v1/suggestions?limit=50${query}`;
+  const listBody = async (base: string, tenant: { key: string }) =>
+    (await fetch(listUrl(base), { headers: asKey(tenant) })).text();
 
   // Every seeded row is counted: the figures below are about the data they claim to be about.
   for (const [tenant, expected] of [
@@ -205,7 +219,7 @@ async function main() {
   log(`  CSV encoding alone of the same ${records.length} rows: ${round(encodeMs, 1)} ms`);
 
   // The bare app answers with the very bytes the service sends for the list.
-  const body = await (await fetch(listUrl(api.url), { headers: asKey(small) })).text();
+  const body = await listBody(api.url, small);
   writeFileSync(join(workDir, 'list-body.json'), body);
   const bare = await startServer(
     ['--import', 'tsx', 'bench/servers/bare-express.ts'],
@@ -214,34 +228,16 @@ async function main() {
     '/api/v1/suggestions',
   );
   cleanups.push(() => bare.stop());
-  const floor = await startServer(
-    ['--import', 'tsx', 'bench/servers/floor.ts'],
-    { DATABASE_URL: databaseUrl },
-    join(workDir, 'floor.log'),
-    '/health',
-  );
-  cleanups.push(() => floor.stop());
-  const cachedFloor = await startServer(
-    ['--import', 'tsx', 'bench/servers/floor.ts'],
-    { DATABASE_URL: databaseUrl, FLOOR_CACHED: '1' },
-    join(workDir, 'cached-floor.log'),
-    '/health',
-  );
-  cleanups.push(() => cachedFloor.stop());
-  const stack = await startServer(
-    ['--import', 'tsx', 'bench/servers/express-stack.ts'],
-    { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
-    join(workDir, 'express-stack.log'),
-    '/health',
-  );
-  cleanups.push(() => stack.stop());
-  const floorBody = await (await fetch(listUrl(floor.url), { headers: asKey(small) })).text();
+  const floor = await floorServer('floor', { DATABASE_URL: databaseUrl }, 'floor');
+  const cachedFloor = await floorServer('floor', { DATABASE_URL: databaseUrl, FLOOR_CACHED: '1' }, 'cached-floor');
+  const stack = await floorServer('express-stack', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' }, 'express-stack');
+  const floorBody = await listBody(floor.url, small);
   if (floorBody !== body) throw new Error('the floor does not answer what the service answers: not the same work');
   for (let i = 0; i < 2; i++) {
     // Twice: the first request fills the cached floor's bytes, the second is served from them.
-    const cachedBody = await (await fetch(listUrl(cachedFloor.url), { headers: asKey(small) })).text();
+    const cachedBody = await listBody(cachedFloor.url, small);
     if (cachedBody !== body) throw new Error('the cached floor does not answer what the service answers');
-    const stackBody = await (await fetch(listUrl(stack.url), { headers: asKey(small) })).text();
+    const stackBody = await listBody(stack.url, small);
     if (stackBody !== body) throw new Error('the Express stack does not answer what the service answers');
   }
 
@@ -407,22 +403,10 @@ async function main() {
 
   // Creates and votes, side by side, and the write floor: the create's statements with no framework.
   log('create and votes');
-  const writeFloor = await startServer(
-    ['--import', 'tsx', 'bench/servers/write-floor.ts'],
-    { DATABASE_URL: databaseUrl },
-    join(workDir, 'write-floor.log'),
-    '/health',
-  );
-  cleanups.push(() => writeFloor.stop());
+  const writeFloor = await floorServer('write-floor', { DATABASE_URL: databaseUrl }, 'write-floor');
   const floorUrl = `${writeFloor.url}/api/v1/suggestions`;
   // The same create under the service's middleware on Express 5: the ceiling of the create target.
-  const writeStack = await startServer(
-    ['--import', 'tsx', 'bench/servers/express-stack.ts'],
-    { DATABASE_URL: databaseUrl },
-    join(workDir, 'write-stack.log'),
-    '/health',
-  );
-  cleanups.push(() => writeStack.stop());
+  const writeStack = await floorServer('express-stack', { DATABASE_URL: databaseUrl }, 'write-stack');
   const createInput = { content: 'Great coffee and friendly staff, but the queue is slow', priority: 'high' } as const;
   const create = {
     url: `${api.url}/api/v1/suggestions`,
@@ -577,21 +561,13 @@ async function main() {
   // before any framework, with PGlite in the same process and thread.
   const httpFloorEnv = { DATABASE_URL: '', DATA_DIR: join(workDir, 'embedded-http-floor') };
   cpSync(embeddedEnv.DATA_DIR, httpFloorEnv.DATA_DIR, { recursive: true });
-  const embeddedHttpFloor = await startServer(
-    ['--import', 'tsx', 'bench/servers/floor.ts'],
-    httpFloorEnv,
-    join(workDir, 'embedded-http-floor.log'),
-    '/health',
-  );
-  cleanups.push(() => embeddedHttpFloor.stop());
+  const embeddedHttpFloor = await floorServer('floor', httpFloorEnv, 'embedded-http-floor');
   // Its metrics listener gives the event-loop delay (issue 20 §3: is the loop blocked by WASM?).
   const metricsPort = await freePort();
   const embedded = await service({ ...embeddedEnv, METRICS_PORT: String(metricsPort) }, 'embedded');
   const cachedEmbedded = await service(cachedEmbeddedEnv, 'embedded-cached');
   const [embeddedBody, httpFloorBody] = await Promise.all(
-    [embedded, embeddedHttpFloor].map(async (server) =>
-      (await fetch(listUrl(server.url), { headers: asKey(embeddedTenant) })).text(),
-    ),
+    [embedded, embeddedHttpFloor].map((server) => listBody(server.url, embeddedTenant)),
   );
   if (httpFloorBody !== embeddedBody) throw new Error('the floor on PGlite does not answer what the service answers');
   const modes = await alternate(
