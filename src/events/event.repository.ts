@@ -18,6 +18,11 @@ export interface FeedPosition {
   seq: number;
 }
 
+/**
+ * `xid` is selected as text (an xid8 has no JavaScript type). Sorting and comparing must use the
+ * column itself, `events.xid`: a bare ORDER BY name means the output column, and would sort the text
+ * ("1000" before "999").
+ */
 const COLUMNS = 'seq, id, xid::text AS xid, business_id, type, data, created_at';
 
 /**
@@ -37,10 +42,10 @@ export async function findEventsAfter(
     SELECT ${COLUMNS}
     FROM events
     WHERE business_id = $1
-      AND xid < pg_snapshot_xmin(pg_current_snapshot())
-      AND (xid, seq) > ($2::xid8, $3::bigint)
+      AND events.xid < pg_snapshot_xmin(pg_current_snapshot())
+      AND (events.xid, events.seq) > ($2::xid8, $3::bigint)
       AND ($4::text[] IS NULL OR type = ANY ($4::text[]))
-    ORDER BY xid, seq
+    ORDER BY events.xid, events.seq
     LIMIT $5`,
     [businessId, after.xid, after.seq, types, limit],
   );
