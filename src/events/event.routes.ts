@@ -12,7 +12,7 @@ const description =
   'kept `EVENT_RETENTION_DAYS` (30 by default): an older cursor is a 410.';
 
 const queryNotes = {
-  after: 'The `next_cursor` of the previous answer; absent: from the oldest event kept',
+  after: 'The `next_cursor` of the previous answer; absent or empty: from the oldest event kept',
   limit: 'Events per answer, 1 to 100',
   type: 'Only these types, comma-separated: `suggestion.updated,issue.updated`',
 };

@@ -10,7 +10,8 @@ const typeList = z
   .meta({ description: `Comma-separated event types: ${EVENT_TYPES.join(', ')}` });
 
 export const listEventsQuery = z.strictObject({
-  after: z.string().min(1).max(200).optional(),
+  // Empty is the start, like absent: a script's first call passes `after=$CURSOR` before it has one.
+  after: z.string().max(200).optional(),
   limit: queryInt(1, 100).default(50),
   type: typeList.optional(),
 });

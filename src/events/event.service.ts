@@ -49,7 +49,7 @@ export async function readFeed(
   retentionDays: number,
   now = Date.now(),
 ): Promise<FeedPage> {
-  const after = query.after === undefined ? undefined : decodeCursor(query.after);
+  const after = query.after ? decodeCursor(query.after) : undefined;
   if (after && after.at < now - retentionDays * DAY_MS) {
     throw new HttpError(
       410,
@@ -64,7 +64,7 @@ export async function readFeed(
   const last = page.at(-1);
   const nextCursor = last
     ? encodeCursor({ xid: last.xid, seq: last.seq, at: last.created_at.getTime() })
-    : (query.after ?? null);
+    : query.after || null;
   return { rows: page, nextCursor, hasMore };
 }
 

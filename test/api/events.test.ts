@@ -262,6 +262,20 @@ describe('The event feed', () => {
     expect((await readFeed(other)).data).toEqual([]);
   });
 
+  it('When the first call passes an empty after, as the README pull line does before it has a cursor, then it reads from the start', async () => {
+    const t = await buildTeam(ctx.db);
+    await send('post', `${biz(t)}/qr-codes`, asOwner(t), { label: 'Till' });
+    const [first] = await allEvents(t, 1);
+    const cursor = ''; // CURSOR=; curl ".../events?limit=100&after=$CURSOR"
+    const res = await ctx.request().get(`/api/v1/events?limit=100&after=${cursor}`).set('X-API-Key', t.read);
+    expect(res.status, res.text).toBe(200);
+    const feed = res.body as Feed;
+    expect(feed.data.map((e) => e.id)).toEqual([first!.id]);
+    expect(feed.next_cursor).toEqual(expect.any(String));
+    const empty = await readFeed(t, { after: '', type: 'issue.updated' });
+    expect(empty).toEqual({ data: [], next_cursor: null, has_more: false });
+  });
+
   it('When the cursor or type is malformed, then a 400 says so', async () => {
     const t = await buildTeam(ctx.db);
     for (const query of [{ after: 'nonsense' }, { type: 'suggestion.exploded' }, { limit: 101 }, { after: 'WzFd' }]) {
