@@ -113,6 +113,7 @@ export function createApp({
     publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
     eventRetentionDays: config.EVENT_RETENTION_DAYS ?? 30,
     webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
+    webhookMaxEndpoints: config.WEBHOOK_MAX_ENDPOINTS ?? 20,
     isReady,
     document: () => document,
     publicPage: {

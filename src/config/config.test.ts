@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       PAGE_MIN_FILL_SECONDS: 3,
       EVENT_RETENTION_DAYS: 30,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
+      WEBHOOK_MAX_ENDPOINTS: 20,
       WEBHOOK_DELIVERY: true,
       CORS_ORIGINS: [],
       METRICS_PORT: undefined,

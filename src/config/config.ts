@@ -76,6 +76,11 @@ const envFields = z.object({
       .transform((value) => value === 'true'),
   ),
   /**
+   * Webhook endpoints one business may have: each takes up to 4 of a worker's connections while its
+   * receiver is slow, so one business cannot fill a worker with its own.
+   */
+  WEBHOOK_MAX_ENDPOINTS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(20)),
+  /**
    * Whether this instance delivers webhooks (on by default; every instance may, claims never collide).
    * Off for instances that must not make outgoing requests, and for test servers sharing a database.
    */

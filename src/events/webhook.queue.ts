@@ -20,18 +20,39 @@ export interface ClaimedDelivery {
   previous_secret_expires_at: Date | null;
 }
 
+/** What the claiming worker is sending now, per endpoint: endpoints at their limit are passed over. */
+export interface Sending {
+  endpointIds: string[];
+  counts: number[];
+}
+
+export interface ClaimOptions {
+  now: Date;
+  /** Deliveries to take at most. */
+  limit: number;
+  leaseMs: number;
+  /** Deliveries one endpoint may have in flight at once, counting those in `sending`. */
+  perEndpoint: number;
+  sending: Sending;
+  /** Only these businesses' deliveries (tests); null: all. */
+  businessIds: readonly string[] | null;
+}
+
 /**
- * Takes up to `limit` due deliveries of active endpoints and pushes each one's next attempt `leaseMs`
- * ahead: other workers skip the rows while they are locked and leave them alone during the lease, and
- * take them again after it if this worker died while sending.
+ * Due rows looked at per claim, oldest first: several times the claim's size, so that an endpoint at
+ * its limit with a long backlog cannot hide the others' deliveries behind its own.
  */
-export async function claimDueDeliveries(
-  db: Queryable,
-  now: Date,
-  limit: number,
-  leaseMs: number,
-  businessId: string | null = null,
-): Promise<ClaimedDelivery[]> {
+const SCAN_FACTOR = 8;
+
+/**
+ * Takes up to `limit` due deliveries of active endpoints, at most `perEndpoint` in flight per endpoint
+ * with those this worker is already sending, and pushes each one's next attempt `leaseMs` ahead: other
+ * workers skip the rows while they are locked and leave them alone during the lease, and take them
+ * again after it if this worker died while sending. Endpoints already at their limit are passed over
+ * in the scan, so a slow endpoint's backlog never stands in front of another endpoint's delivery.
+ */
+export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const { now, limit, leaseMs, perEndpoint, sending, businessIds } = options;
   const { rows } = await db.query<ClaimedDelivery>(
     /* sql */ `
     UPDATE webhook_deliveries AS d
@@ -39,21 +60,34 @@ export async function claimDueDeliveries(
         next_attempt_at = $1::timestamptz + make_interval(secs => $2::double precision / 1000)
     FROM webhook_endpoints AS e
     WHERE d.id IN (
-        SELECT due.id
-        FROM webhook_deliveries AS due
-        JOIN webhook_endpoints AS target ON target.id = due.endpoint_id
-        WHERE due.status = 'pending'
-          AND due.next_attempt_at <= $1::timestamptz
-          AND target.active
-          AND ($4::uuid IS NULL OR due.business_id = $4::uuid)
-        ORDER BY due.next_attempt_at
+        SELECT ranked.id
+        FROM (
+          SELECT candidate.id, candidate.next_attempt_at, candidate.room,
+            row_number() OVER (PARTITION BY candidate.endpoint_id ORDER BY candidate.next_attempt_at, candidate.id)
+              AS place
+          FROM (
+            SELECT due.id, due.endpoint_id, due.next_attempt_at,
+              $7::integer - COALESCE(($6::integer[])[array_position($5::uuid[], due.endpoint_id)], 0) AS room
+            FROM webhook_deliveries AS due
+            JOIN webhook_endpoints AS target ON target.id = due.endpoint_id
+            WHERE due.status = 'pending'
+              AND due.next_attempt_at <= $1::timestamptz
+              AND target.active
+              AND ($4::uuid[] IS NULL OR due.business_id = ANY ($4::uuid[]))
+              AND COALESCE(($6::integer[])[array_position($5::uuid[], due.endpoint_id)], 0) < $7::integer
+            ORDER BY due.next_attempt_at
+            LIMIT $3::integer * ${SCAN_FACTOR}
+            FOR UPDATE OF due SKIP LOCKED
+          ) AS candidate
+        ) AS ranked
+        WHERE ranked.place <= ranked.room
+        ORDER BY ranked.next_attempt_at
         LIMIT $3
-        FOR UPDATE OF due SKIP LOCKED
       )
       AND e.id = d.endpoint_id
     RETURNING d.id, d.business_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempts,
       e.url, e.secret, e.previous_secret, e.previous_secret_expires_at`,
-    [now, leaseMs, limit, businessId],
+    [now, leaseMs, limit, businessIds, sending.endpointIds, sending.counts, perEndpoint],
   );
   return rows;
 }
@@ -138,8 +172,17 @@ export async function recordAttempts(db: Queryable, now: Date, attempts: Attempt
   return streaks;
 }
 
-/** Turns an endpoint off for the service's reason; answers whether it was still on. */
-export async function disableEndpoint(db: Queryable, endpointId: string, reason: 'gone' | 'failing'): Promise<boolean> {
+/**
+ * Turns an endpoint off for the service's reason; answers whether it was still on. As `failing` only
+ * while its streak still started by `failingSince`: a success recorded meanwhile (another attempt,
+ * another worker) has ended it.
+ */
+export async function disableEndpoint(
+  db: Queryable,
+  endpointId: string,
+  reason: 'gone' | 'failing',
+  failingSince: Date,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     /* sql */ `
     UPDATE webhook_endpoints
@@ -147,8 +190,9 @@ export async function disableEndpoint(db: Queryable, endpointId: string, reason:
         disabled_reason = $2,
         updated_at = clock_timestamp()
     WHERE id = $1
-      AND active`,
-    [endpointId, reason],
+      AND active
+      AND ($2 = 'gone' OR failing_since <= $3::timestamptz)`,
+    [endpointId, reason, failingSince],
   );
   return rowCount === 1;
 }

@@ -64,6 +64,14 @@ export async function findEndpoints(
   return rows;
 }
 
+/**
+ * Holds the business's endpoint list still until the transaction ends, so that counting and adding
+ * cannot interleave with another create (NO KEY: rows that merely reference the business still go on).
+ */
+export async function lockEndpointList(db: Queryable, businessId: string): Promise<void> {
+  await db.query('SELECT id FROM businesses WHERE id = $1 FOR NO KEY UPDATE', [businessId]);
+}
+
 export async function countEndpoints(db: Queryable, businessId: string): Promise<number> {
   const { rows } = await db.query<{ total: number }>(
     'SELECT count(*) AS total FROM webhook_endpoints WHERE business_id = $1',

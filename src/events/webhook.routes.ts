@@ -65,14 +65,13 @@ export const webhookFeature: Feature = {
         '`webhook-timestamp` and `webhook-signature` (Standard Webhooks v1).',
       body: createWebhookBody,
       responses: [{ status: 201, description: 'The endpoint and its secret', json: webhookEndpointWithSecretSchema }],
+      errors: [409],
       handler: async ({ res, principal, body, services }) => {
         const pool = services.db.pool;
-        const { endpoint, secret } = await createEndpoint(
-          pool,
-          principal.businessId,
-          body,
-          services.webhookAllowPrivateNetworks,
-        );
+        const { endpoint, secret } = await createEndpoint(pool, principal.businessId, body, {
+          allowPrivateNetworks: services.webhookAllowPrivateNetworks,
+          maxEndpoints: services.webhookMaxEndpoints,
+        });
         res.status(201).json({ ...toWebhookEndpointResponse(endpoint), secret });
       },
     }),

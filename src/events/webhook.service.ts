@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { wakeWorkers } from '../activity/event.bus.js';
 import { TEST_EVENT_TYPE } from '../activity/event.types.js';
 import { withTransaction } from '../db/database.js';
-import { badRequest, notFound } from '../errors/http-error.js';
+import { badRequest, HttpError, notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import { refusedHost } from './webhook.address.js';
 import { toWebhookEndpointResponse } from './webhook.presenter.js';
@@ -16,6 +16,7 @@ import {
   findEndpoints,
   insertDelivery,
   insertEndpoint,
+  lockEndpointList,
   requeueDelivery,
   rotateEndpointSecret,
   updateEndpoint,
@@ -46,16 +47,27 @@ export async function createEndpoint(
   pool: pg.Pool,
   businessId: string,
   input: CreateWebhookBody,
-  allowPrivateNetworks: boolean,
+  rules: { allowPrivateNetworks: boolean; maxEndpoints: number },
 ): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
-  checkUrl(input.url, allowPrivateNetworks);
+  checkUrl(input.url, rules.allowPrivateNetworks);
   const secret = newSecret();
-  const endpoint = await insertEndpoint(pool, businessId, {
-    id: newId(),
-    url: input.url,
-    events: input.events,
-    description: input.description ?? null,
-    secret,
+  const endpoint = await withTransaction(pool, async (tx) => {
+    await lockEndpointList(tx, businessId);
+    if ((await countEndpoints(tx, businessId)) >= rules.maxEndpoints) {
+      throw new HttpError(
+        409,
+        `This business has ${rules.maxEndpoints} webhook endpoints, the most it may have: ` +
+          'delete one it no longer needs, or have the operator raise WEBHOOK_MAX_ENDPOINTS',
+        'WEBHOOK_LIMIT_REACHED',
+      );
+    }
+    return insertEndpoint(tx, businessId, {
+      id: newId(),
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      secret,
+    });
   });
   return { endpoint, secret };
 }

@@ -14,6 +14,7 @@ import {
   type AttemptRecord,
   type ClaimedDelivery,
 } from './webhook.queue.js';
+import type { Queryable } from '../db/database.js';
 import { findEndpoint } from './webhook.repository.js';
 import { postWebhook, type SendOutcome } from './webhook.sender.js';
 
@@ -49,10 +50,10 @@ export interface WebhookWorkerOptions {
   /** How often a started worker looks for due retries, besides being woken by new deliveries. */
   pollIntervalMs: number;
   /**
-   * Only this business's deliveries. For tests: test files share one PostgreSQL database, and each
+   * Only these businesses' deliveries. For tests: test files share one PostgreSQL database, and each
    * file's workers must leave the others' deliveries alone. Unset in the service.
    */
-  businessId: string | null;
+  businessIds: readonly string[] | null;
 }
 
 export const DEFAULT_WEBHOOK_WORKER: WebhookWorkerOptions = {
@@ -63,15 +64,27 @@ export const DEFAULT_WEBHOOK_WORKER: WebhookWorkerOptions = {
   leaseMs: 60_000,
   timeoutMs: 10_000,
   pollIntervalMs: 2_000,
-  businessId: null,
+  businessIds: null,
 };
 
 /**
- * Deliveries claimed, sent and recorded together. A cycle costs two statements whatever its size, so
- * a larger batch drains a backlog in fewer cycles; but a batch is posted all at once, perhaps to one
- * receiver, and 50 keeps that burst modest. A batch lasts at most the timeout, well within the lease.
+ * Deliveries taken by one claim at most: a claim costs a statement whatever its size, and 50 keeps
+ * the burst it starts modest.
  */
-const BATCH = 50;
+const CLAIM = 50;
+/**
+ * Sends one endpoint may have in flight from one worker. A receiver that hangs holds this many
+ * connections until the timeout, and nothing else waits for them: the other endpoints' deliveries are
+ * claimed and sent meanwhile.
+ */
+export const PER_ENDPOINT = 4;
+/**
+ * Sends in flight from one worker at most. With PER_ENDPOINT, it takes 128 endpoints hanging at once
+ * to fill it, and even then each send that times out gives its place to the oldest due delivery.
+ */
+export const MAX_IN_FLIGHT = 512;
+/** Claims one run makes at most before it returns (wake-ups and sends that end start another). */
+const MAX_CLAIMS = 10_000;
 const PURGE_EVERY_MS = 10 * 60_000;
 
 /** When to try again after failed attempt number `attempt`, or null to give up. */
@@ -96,7 +109,7 @@ function succeeded(sent: SendOutcome): boolean {
 }
 
 /** Why an attempt turns its endpoint off: a 410 at once; a failing streak once it is old enough. */
-function stopReason(sent: SendOutcome, failingSince: Date | undefined, now: Date): 'gone' | 'failing' | null {
+function stopReason(sent: SendOutcome, failingSince: Date | null, now: Date): 'gone' | 'failing' | null {
   if (sent.status === 410) return 'gone';
   return failingSince && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS ? 'failing' : null;
 }
@@ -106,10 +119,25 @@ function stopReason(sent: SendOutcome, failingSince: Date | undefined, now: Date
  * so two instances never send the same attempt, and a delivery whose instance died mid-send is taken
  * again once its lease ends. It wakes on new deliveries (PostgreSQL NOTIFY from every instance, and
  * in-process for its own), and polls every few seconds for retries that have come due.
+ *
+ * Each delivery is sent on its own: the worker claims more as soon as a send ends, and never waits
+ * for a group of sends to finish, so a slow receiver costs only its own endpoint's places
+ * (PER_ENDPOINT) for as long as the timeout, never another endpoint's or another business's time.
+ * Outcomes are recorded together, in one statement per group of sends that ended meanwhile.
  */
 export class WebhookWorker {
   readonly #options: WebhookWorkerOptions;
-  readonly #inFlight = new Set<Promise<unknown>>();
+  /** Each delivery from its claim until it is recorded (and its endpoint turned off, when it must be). */
+  readonly #inFlight = new Set<Promise<void>>();
+  /** Sends in progress per endpoint. */
+  readonly #sending = new Map<string, number>();
+  /** Per endpoint, its attempts not yet recorded: each resolves once it is. */
+  readonly #unrecorded = new Map<string, Set<Promise<void>>>();
+  readonly #recorder: AttemptRecorder;
+  #sendingTotal = 0;
+  /** Counts the ends of sends and the wake-ups, which a run waits for when it can claim nothing now. */
+  #changes = 0;
+  #waiters: (() => void)[] = [];
   #running: Promise<void> | undefined;
   #again = false;
   #stopped = false;
@@ -124,6 +152,7 @@ export class WebhookWorker {
     options: Partial<WebhookWorkerOptions> = {},
   ) {
     this.#options = { ...DEFAULT_WEBHOOK_WORKER, ...options };
+    this.#recorder = new AttemptRecorder(db.pool);
   }
 
   start(): void {
@@ -143,6 +172,7 @@ export class WebhookWorker {
     deliveryBus.off('wake', this.#wake);
     this.#listener?.release();
     this.#listener = undefined;
+    this.#signal();
     await this.#running;
     await Promise.allSettled([...this.#inFlight]);
   }
@@ -152,6 +182,7 @@ export class WebhookWorker {
     if (this.#stopped) return;
     if (this.#running) {
       this.#again = true;
+      this.#signal();
       return;
     }
     this.#running = (async () => {
@@ -164,17 +195,26 @@ export class WebhookWorker {
     });
   }
 
-  /** Sends every delivery due by the clock, in batches; answers how many attempts were made. */
+  /**
+   * Sends every delivery due by the clock and answers how many attempts were made; returns once
+   * nothing more can be claimed and every attempt it started is recorded.
+   */
   async runDue(): Promise<number> {
     let attempted = 0;
     try {
-      for (let round = 0; round < 1000 && !this.#stopped; round++) {
-        const { clock, leaseMs, businessId } = this.#options;
-        const claimed = await claimDueDeliveries(this.db.pool, clock(), BATCH, leaseMs, businessId);
-        if (claimed.length > 0) await this.#track(this.#deliverBatch(claimed));
+      for (let claims = 0; claims < MAX_CLAIMS && !this.#stopped; claims++) {
+        const room = Math.min(CLAIM, MAX_IN_FLIGHT - this.#sendingTotal);
+        const seen = this.#changes;
+        const claimed = room > 0 ? await this.#claim(room) : [];
+        for (const delivery of claimed) this.#deliver(delivery);
         attempted += claimed.length;
-        if (claimed.length < BATCH) break;
+        // A full claim: more may be due at once.
+        if (room > 0 && claimed.length === room) continue;
+        if (this.#inFlight.size === 0) break;
+        // Wait for a send to end (its endpoint has room again) or for new deliveries.
+        await this.#changeSince(seen);
       }
+      await Promise.all([...this.#inFlight]);
       await this.#purge();
     } catch (err) {
       this.logger.warn({ err }, 'webhook queue unavailable; retrying at the next poll');
@@ -182,10 +222,85 @@ export class WebhookWorker {
     return attempted;
   }
 
-  #track<T>(work: Promise<T>): Promise<T> {
+  #claim(limit: number): Promise<ClaimedDelivery[]> {
+    const { clock, leaseMs, businessIds } = this.#options;
+    const sending = { endpointIds: [...this.#sending.keys()], counts: [...this.#sending.values()] };
+    return claimDueDeliveries(this.db.pool, {
+      now: clock(),
+      limit,
+      leaseMs,
+      perEndpoint: PER_ENDPOINT,
+      sending,
+      businessIds,
+    });
+  }
+
+  #changeSince(seen: number): Promise<void> {
+    if (this.#changes !== seen) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  #signal(): void {
+    this.#changes++;
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  /** Sends one delivery, records its outcome with whatever else ended meanwhile, stops its endpoint if it must. */
+  #deliver(delivery: ClaimedDelivery): void {
+    const endpointId = delivery.endpoint_id;
+    this.#countSending(endpointId, 1);
+    let recorded!: () => void;
+    const attempt = new Promise<void>((resolve) => (recorded = resolve));
+    const peers = this.#unrecorded.get(endpointId) ?? new Set<Promise<void>>();
+    this.#unrecorded.set(endpointId, peers.add(attempt));
+    const work = (async () => {
+      const now = this.#options.clock();
+      let sent: SendOutcome;
+      try {
+        sent = await this.#send(delivery, now);
+      } finally {
+        this.#countSending(endpointId, -1);
+        this.#signal();
+      }
+      if (sent.error) {
+        this.logger
+          .child({ deliveryId: delivery.id, eventId: delivery.event_id, attempt: delivery.attempts })
+          .warn({ status: sent.status, error: sent.error }, 'webhook delivery failed');
+      }
+      let failingSince: Date | null;
+      try {
+        failingSince = await this.#recorder.record(now, this.#attempt(delivery, sent, now), endpointId);
+      } finally {
+        recorded();
+        peers.delete(attempt);
+        if (peers.size === 0) this.#unrecorded.delete(endpointId);
+      }
+      const reason = stopReason(sent, failingSince, now);
+      if (reason === 'failing') {
+        // The endpoint's other attempts out now may have succeeded: once they are recorded, the
+        // streak is over if one did (disableEndpoint checks it).
+        await Promise.all([...peers]);
+      }
+      if (reason) await this.#disable(delivery, reason, now);
+    })()
+      .catch((err: unknown) => {
+        // Unrecorded, the delivery is taken again when its lease ends.
+        this.logger.warn({ err, deliveryId: delivery.id }, 'webhook attempt not recorded; retried after its lease');
+      })
+      .finally(() => {
+        this.#inFlight.delete(work);
+        this.#signal();
+        // A started worker carries on by itself; a direct runDue() is waiting for this already.
+        if (this.#timer && !this.#running) this.wake();
+      });
     this.#inFlight.add(work);
-    void work.finally(() => this.#inFlight.delete(work)).catch(() => undefined);
-    return work;
+  }
+
+  #countSending(endpointId: string, change: 1 | -1): void {
+    const count = (this.#sending.get(endpointId) ?? 0) + change;
+    if (count > 0) this.#sending.set(endpointId, count);
+    else this.#sending.delete(endpointId);
+    this.#sendingTotal += change;
   }
 
   async #listen(): Promise<void> {
@@ -210,34 +325,6 @@ export class WebhookWorker {
     this.#lastPurge = now;
     await purgeEvents(this.db.pool, this.#options.retentionDays);
     await deleteOldDeliveries(this.db.pool, this.#options.retentionDays, 500);
-  }
-
-  /**
-   * Posts a batch at once, records every outcome in one statement, then turns off the endpoints that
-   * must stop. The lease keeps other workers off these deliveries until they are recorded.
-   */
-  async #deliverBatch(claimed: ClaimedDelivery[]): Promise<void> {
-    // One moment for the batch: its posts start together.
-    const now = this.#options.clock();
-    const results = await Promise.all(
-      claimed.map(async (delivery) => ({ delivery, sent: await this.#send(delivery, now) })),
-    );
-    const attempts = results.map(({ delivery, sent }) => this.#attempt(delivery, sent, now));
-    const streaks = await recordAttempts(this.db.pool, now, attempts);
-    const stopping = new Map<string, { delivery: ClaimedDelivery; reason: 'gone' | 'failing' }>();
-    for (const { delivery, sent } of results) {
-      if (sent.error) {
-        this.logger
-          .child({ deliveryId: delivery.id, eventId: delivery.event_id, attempt: delivery.attempts })
-          .warn({ status: sent.status, error: sent.error }, 'webhook delivery failed');
-      }
-      const reason = stopReason(sent, streaks.get(delivery.endpoint_id), now);
-      // Several deliveries may stop one endpoint: it is turned off once, as gone if any said so.
-      if (reason === 'gone' || (reason && !stopping.has(delivery.endpoint_id))) {
-        stopping.set(delivery.endpoint_id, { delivery, reason });
-      }
-    }
-    await Promise.all([...stopping.values()].map(({ delivery, reason }) => this.#disable(delivery, reason)));
   }
 
   #send(delivery: ClaimedDelivery, now: Date): Promise<SendOutcome> {
@@ -266,13 +353,60 @@ export class WebhookWorker {
   }
 
   /** Turns the endpoint off and records a `webhook.disabled` event, together. */
-  async #disable(delivery: ClaimedDelivery, reason: 'gone' | 'failing'): Promise<void> {
+  async #disable(delivery: ClaimedDelivery, reason: 'gone' | 'failing', now: Date): Promise<void> {
+    const failingSince = new Date(now.getTime() - DISABLE_AFTER_MS);
     await withTransaction(this.db.pool, async (tx) => {
-      if (!(await disableEndpoint(tx, delivery.endpoint_id, reason))) return;
+      if (!(await disableEndpoint(tx, delivery.endpoint_id, reason, failingSince))) return;
       const endpoint = await findEndpoint(tx, delivery.business_id, delivery.endpoint_id);
       if (!endpoint) return;
       await publishEvent(tx, delivery.business_id, 'webhook.disabled', { object: toWebhookEndpointResponse(endpoint) });
     });
     this.logger.warn({ endpointId: delivery.endpoint_id, reason }, 'webhook endpoint disabled');
+  }
+}
+
+/**
+ * Records attempts in groups: those that end while a statement is running go together in the next
+ * one, so a busy worker writes one statement per group rather than one per delivery, and a quiet one
+ * records each attempt at once.
+ */
+class AttemptRecorder {
+  #waiting: {
+    at: Date;
+    attempt: AttemptRecord;
+    endpointId: string;
+    done: (since: Date | null) => void;
+    fail: (err: unknown) => void;
+  }[] = [];
+  #writing = false;
+
+  constructor(private readonly pool: Queryable) {}
+
+  /** Answers, when the endpoint's attempts in the group all failed, when its failing streak started. */
+  record(at: Date, attempt: AttemptRecord, endpointId: string): Promise<Date | null> {
+    return new Promise((done, fail) => {
+      this.#waiting.push({ at, attempt, endpointId, done, fail });
+      if (!this.#writing) void this.#write();
+    });
+  }
+
+  async #write(): Promise<void> {
+    this.#writing = true;
+    while (this.#waiting.length > 0) {
+      const group = this.#waiting.splice(0);
+      // One moment for the group's rows: the latest attempt's, so no streak starts before its failure.
+      const at = new Date(Math.max(...group.map((entry) => entry.at.getTime())));
+      try {
+        const streaks = await recordAttempts(
+          this.pool,
+          at,
+          group.map((entry) => entry.attempt),
+        );
+        for (const entry of group) entry.done(streaks.get(entry.endpointId) ?? null);
+      } catch (err) {
+        for (const entry of group) entry.fail(err);
+      }
+    }
+    this.#writing = false;
   }
 }

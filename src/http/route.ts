@@ -30,6 +30,8 @@ export interface Services {
   eventRetentionDays: number;
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may use http and private addresses (development). */
   webhookAllowPrivateNetworks: boolean;
+  /** WEBHOOK_MAX_ENDPOINTS: endpoints one business may have. */
+  webhookMaxEndpoints: number;
   /** False until migrations have run. */
   isReady: () => boolean;
   /** The OpenAPI document, serialised. */

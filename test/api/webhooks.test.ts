@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, WebhookWorker } from '../../src/events/webhook.worker.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DISABLE_AFTER_MS, PER_ENDPOINT, RETRY_SCHEDULE_MS, WebhookWorker } from '../../src/events/webhook.worker.js';
 import { capturingLogger, useOtherApps, useTestApp, type OtherApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
 import { feedEvents } from '../support/feed.js';
@@ -24,7 +25,7 @@ function workerFor(t: Team, start = new Date()) {
   const clock = { now: start };
   const worker = new WebhookWorker(ctx.db, capturingLogger().logger, {
     allowPrivateNetworks: true,
-    businessId: t.business.id,
+    businessIds: [t.business.id],
     clock: () => clock.now,
     random: () => 0,
   });
@@ -182,7 +183,7 @@ describe('Webhook delivery', () => {
     await createHook(t, receiver);
     const worker = new WebhookWorker(ctx.db, capturingLogger().logger, {
       allowPrivateNetworks: true,
-      businessId: t.business.id,
+      businessIds: [t.business.id],
       // Far longer than the test: only the wake-up (NOTIFY, or in-process when embedded) can deliver it.
       pollIntervalMs: 3_600_000,
     });
@@ -455,11 +456,14 @@ describe('Webhook delivery in batches', () => {
     const [down, flaky, leaving, healthy] = await Promise.all([1, 2, 3, 4].map(() => startReceiver()));
     down!.reply = () => ({ status: 500 });
     flaky!.reply = failOn('Broken', 500);
+    // Suggestions only: the webhook.disabled events this test causes would otherwise add deliveries,
+    // which the same run sends.
+    const only = ['suggestion.created'];
     const hooks = {
-      down: await createHook(t, down!),
-      flaky: await createHook(t, flaky!),
-      leaving: await createHook(t, leaving!),
-      healthy: await createHook(t, healthy!),
+      down: await createHook(t, down!, only),
+      flaky: await createHook(t, flaky!, only),
+      leaving: await createHook(t, leaving!, only),
+      healthy: await createHook(t, healthy!, only),
     };
     await createSuggestion(t, 'Broken first');
     const { worker, at } = workerFor(t);
@@ -481,6 +485,93 @@ describe('Webhook delivery in batches', () => {
         [hooks.leaving.id, 'gone'],
       ].sort(),
     );
+  });
+});
+
+describe('Webhook delivery is fair', () => {
+  it('When another business has many endpoints that hang, then a healthy endpoint is delivered before they time out', async () => {
+    const slow = await buildTeam(ctx.db);
+    const healthy = await buildTeam(ctx.db);
+    const hanging = await startReceiver();
+    hanging.reply = () => 'hang';
+    const fine = await startReceiver();
+    // 10 endpoints × 6 events: 60 deliveries older than the healthy one, more than one claim takes.
+    for (let i = 0; i < 10; i++) await createHook(slow, hanging, ['suggestion.created']);
+    for (let i = 0; i < 6; i++) await createSuggestion(slow, `Slow ${i}`);
+    const hook = await createHook(healthy, fine, ['suggestion.created']);
+    await createSuggestion(healthy, 'Fine');
+
+    const timeoutMs = 4_000;
+    const worker = new WebhookWorker(ctx.db, capturingLogger().logger, {
+      allowPrivateNetworks: true,
+      businessIds: [slow.business.id, healthy.business.id],
+      timeoutMs,
+    });
+    const started = Date.now();
+    worker.start();
+    try {
+      await fine.nth(1);
+      // Recorded too, while every send to the hanging receiver is still waiting for its timeout.
+      for (let i = 0; i < 200 && (await deliveries(healthy, hook.id))[0]?.status !== 'succeeded'; i++) {
+        await sleep(10);
+      }
+      const waited = Date.now() - started;
+      expect(await deliveries(healthy, hook.id)).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
+      expect(waited).toBeLessThan(timeoutMs);
+      // Each slow endpoint holds at most its own few places: 10 × PER_ENDPOINT of the 60 are in flight.
+      expect(hanging.received.length).toBeLessThanOrEqual(10 * PER_ENDPOINT);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+describe('Webhook endpoints per business', () => {
+  it('When a business has WEBHOOK_MAX_ENDPOINTS endpoints, then another is a 409 until one is deleted, even when created at once', async () => {
+    const t = await buildTeam(ctx.db);
+    const capped = otherApps({
+      config: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: true, WEBHOOK_MAX_ENDPOINTS: 3 },
+      limit: 100_000,
+      failedAuthLimit: 100_000,
+    });
+    const receiver = await startReceiver();
+    const create = () =>
+      capped
+        .request()
+        .post(hooks(t))
+        .set(asOwner(t))
+        .send({ url: receiver.url, events: ['*'] });
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => create()));
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 201, 201, 409, 409]);
+    const refused = answers.find((res) => res.status === 409)!;
+    expect(refused.body).toMatchObject({ code: 'WEBHOOK_LIMIT_REACHED' });
+    expect(refused.body.message).toMatch(/3 webhook endpoints.*WEBHOOK_MAX_ENDPOINTS/);
+    const list = await capped.request().get(hooks(t)).set(asOwner(t));
+    expect(list.body.total).toBe(3);
+
+    const first = answers.find((res) => res.status === 201)!.body as { id: string };
+    expect(
+      (
+        await capped
+          .request()
+          .delete(`${hooks(t)}/${first.id}`)
+          .set(asOwner(t))
+      ).status,
+    ).toBe(204);
+    expect((await create()).status).toBe(201);
+  });
+
+  it('When a business has 20 endpoints by default, then the 21st is refused', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    for (let i = 0; i < 20; i++) await createHook(t, receiver);
+    const res = await dev
+      .request()
+      .post(hooks(t))
+      .set(asOwner(t))
+      .send({ url: receiver.url, events: ['*'] });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'WEBHOOK_LIMIT_REACHED' });
   });
 });
 

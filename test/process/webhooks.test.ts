@@ -47,7 +47,7 @@ async function deliveryRows(db: Database, endpointId: string) {
 const workerOn = (db: Database, t: Team, clock?: () => Date) =>
   new WebhookWorker(db, capturingLogger().logger, {
     allowPrivateNetworks: true,
-    businessId: t.business.id,
+    businessIds: [t.business.id],
     ...(clock ? { clock } : {}),
   });
 

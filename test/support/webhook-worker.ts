@@ -8,6 +8,6 @@ import { WebhookWorker } from '../../src/events/webhook.worker.js';
 
 const logger = createLogger('info');
 const db = openPostgres(process.env.DATABASE_URL!, (err) => logger.warn({ err }, 'pool error'), 2);
-const worker = new WebhookWorker(db, logger, { allowPrivateNetworks: true, businessId: process.env.BUSINESS_ID! });
+const worker = new WebhookWorker(db, logger, { allowPrivateNetworks: true, businessIds: [process.env.BUSINESS_ID!] });
 worker.start();
 logger.info('webhook worker started');
