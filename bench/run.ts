@@ -51,7 +51,7 @@ import {
 } from './lib/setup.js';
 import { percentile, round } from './lib/stats.js';
 import { runLoad, runPosts, type LoadResult } from './lib/load.js';
-import { startWebhookReceiver } from './lib/webhook-receiver.js';
+import { startHangingReceiver, startWebhookReceiver } from './lib/webhook-receiver.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const mode = flags.quick ? 'quick' : 'full';
@@ -87,6 +87,8 @@ const plan = flags.quick
       listVariants: true,
     };
 const CONNECTIONS = 50;
+/** Endpoints of the business whose receiver never answers, beside which webhook lag is measured. */
+const SLOW_ENDPOINTS = 50;
 /** The service's pool size: the searches at the large business and the statement floors run as many. */
 const POOL_CONNECTIONS = 10;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -117,6 +119,8 @@ async function service(env: Record<string, string>, name: string, node?: string)
       PAGE_WRITES_PER_MINUTE: '1000000000',
       // The bench's webhook receiver listens on loopback.
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // The slow neighbour of the fairness measurement has this many endpoints.
+      WEBHOOK_MAX_ENDPOINTS: String(SLOW_ENDPOINTS),
       LOG_LEVEL: 'info',
       REDIS_URL: '',
     },
@@ -472,6 +476,46 @@ async function main() {
     `  capacity with the endpoint ${Math.round(withHook.rps)}/s; ${sustained.ok} creates at ` +
       `${Math.round(createRate)}/s; ${receiver.received()} delivered, ${stillDue} still due`,
   );
+  // Fairness (issue 28): the same creates at the same rate, while another business has 50 endpoints
+  // whose receiver never answers (each attempt holds its connection for the 10 s timeout) and writes
+  // 2 events a second of its own (100 deliveries a second, where its endpoints take 20). The healthy
+  // endpoint's lag beside it, against its lag alone above.
+  const lagsAlone = [...receiver.lagsMs];
+  log('webhook lag beside a business whose 50 endpoints time out');
+  const neighbour = await createTenant('Slow neighbour', pgEnv);
+  const hanging = await startHangingReceiver();
+  cleanups.push(() => hanging.close());
+  const neighbourSession = await signIn(neighbour, api.url, pgEnv);
+  const neighbourHooks = `${api.url}/businesses/${neighbour.id}/webhooks`;
+  const asNeighbour = { authorization: `Bearer ${neighbourSession}`, 'content-type': 'application/json' };
+  for (let i = 0; i < SLOW_ENDPOINTS; i++) {
+    const slow = await fetch(neighbourHooks, {
+      method: 'POST',
+      headers: asNeighbour,
+      body: JSON.stringify({ url: hanging.url, events: ['suggestion.created'] }),
+    });
+    if (slow.status !== 201) throw new Error(`slow webhook endpoint: ${slow.status} ${await slow.text()}`);
+  }
+  const neighbourCreates = { ...create, headers: { ...asKey(neighbour), 'content-type': 'application/json' } };
+  const neighbourLoad = runLoad({ ...neighbourCreates, connections: 1, seconds: plan.webhookSeconds + 2, rate: 2 });
+  await sleep(2_000); // its endpoints are all at their limit before the measured creates start
+  receiver.reset();
+  const besideSlow = await runLoad({ ...create, seconds: plan.webhookSeconds, rate: createRate, ownProcess: true });
+  await neighbourLoad;
+  const lagsBesideSlow = [...receiver.lagsMs];
+  log(
+    `  ${besideSlow.ok} creates at ${Math.round(createRate)}/s beside the slow neighbour; ` +
+      `${receiver.received()} delivered; ${hanging.received()} attempts reached the hanging receiver`,
+  );
+  // Its deliveries go with its endpoints; sends still hanging end at their timeout.
+  for (const { id } of (
+    (await (await fetch(neighbourHooks, { headers: asNeighbour })).json()) as {
+      data: { id: string }[];
+    }
+  ).data) {
+    await fetch(`${neighbourHooks}/${id}`, { method: 'DELETE', headers: asNeighbour });
+  }
+
   // The creates measured from here on (with a key, against votes, on Node 24) queue no deliveries,
   // as those measured before did not.
   const deleted = await fetch(`${api.url}/businesses/${writer.id}/webhooks/${hookId}`, {
@@ -694,8 +738,13 @@ async function main() {
     vote_rps: Math.round(medianOf(spread, rps)),
     vote_hot_rps: Math.round(medianOf(creates.vote_hot, rps)),
     vote_hot_vs_create_throughput_ratio: round(medianRatio(creates.vote_hot, creates.create, rps)),
-    webhook_lag_p50_ms: percentile(receiver.lagsMs, 50),
-    webhook_lag_p99_ms: percentile(receiver.lagsMs, 99),
+    webhook_lag_p50_ms: percentile(lagsAlone, 50),
+    webhook_lag_p99_ms: percentile(lagsAlone, 99),
+    webhook_lag_slow_neighbour_p50_ms: percentile(lagsBesideSlow, 50),
+    webhook_lag_slow_neighbour_p99_ms: percentile(lagsBesideSlow, 99),
+    webhook_lag_slow_neighbour_vs_alone_p50_ratio: round(
+      percentile(lagsBesideSlow, 50) / Math.max(1, percentile(lagsAlone, 50)),
+    ),
     webhook_backlog_growth: round(stillDue / Math.max(1, sustained.ok)),
     create_with_webhook_rps: Math.round(withHook.rps),
     webhook_load_cpu_idle_share: round(webhookIdleShare),

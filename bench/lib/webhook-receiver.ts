@@ -35,3 +35,30 @@ export async function startWebhookReceiver() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * A receiver that never answers: each delivery holds its connection until the sender's timeout. It
+ * counts what reached it.
+ */
+export async function startHangingReceiver() {
+  let received = 0;
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    received++;
+    hanging.add(res);
+    res.on('close', () => hanging.delete(res));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    received: () => received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
