@@ -73,9 +73,9 @@ export function createApp({
   if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
   const limiters = rateLimiters ?? createRateLimiters({ limit: config.RATE_LIMIT_PER_MINUTE ?? 60, logger });
   /**
-   * Every route with a credential in a header: an address that has spent its failure budget is refused
-   * before the credential is looked at; an identified credential is charged for every request, a 403
-   * (another business, a non-member, a plan without API access) included.
+   * Every route with a credential in a header: a valid credential is always served, and a refused one
+   * from an address that has spent its failure budget is a 429; an identified credential is charged for
+   * every request, a 403 (another business, a non-member, a plan without API access) included.
    */
   const authenticated = (authenticate: RequestHandler) => [
     limiters.refuseSpentAddress,
