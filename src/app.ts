@@ -113,6 +113,10 @@ export function createApp({
     publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
     eventRetentionDays: config.EVENT_RETENTION_DAYS ?? 30,
     webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
+    inviteLimits: {
+      perBusinessPerHour: config.INVITES_PER_BUSINESS_PER_HOUR ?? 50,
+      perAddressPerDay: config.INVITES_PER_ADDRESS_PER_DAY ?? 3,
+    },
     isReady,
     document: () => document,
     publicPage: {

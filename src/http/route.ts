@@ -30,6 +30,8 @@ export interface Services {
   eventRetentionDays: number;
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: webhook URLs may use http and private addresses (development). */
   webhookAllowPrivateNetworks: boolean;
+  /** INVITES_PER_BUSINESS_PER_HOUR and INVITES_PER_ADDRESS_PER_DAY: the caps on invite emails. */
+  inviteLimits: { perBusinessPerHour: number; perAddressPerDay: number };
   /** False until migrations have run. */
   isReady: () => boolean;
   /** The OpenAPI document, serialised. */
