@@ -73,9 +73,9 @@ export function createApp({
   if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
   const limiters = rateLimiters ?? createRateLimiters({ limit: config.RATE_LIMIT_PER_MINUTE ?? 60, logger });
   /**
-   * Every route with a credential in a header: an address that has spent its failure budget is refused
-   * before the credential is looked at; an identified credential is charged for every request, a 403
-   * (another business, a non-member, a plan without API access) included.
+   * Every route with a credential in a header: a valid credential is always served, and a refused one
+   * from an address that has spent its failure budget is a 429; an identified credential is charged for
+   * every request, a 403 (another business, a non-member, a plan without API access) included.
    */
   const authenticated = (authenticate: RequestHandler) => [
     limiters.refuseSpentAddress,
@@ -114,6 +114,10 @@ export function createApp({
     eventRetentionDays: config.EVENT_RETENTION_DAYS ?? 30,
     webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
     webhookMaxEndpoints: config.WEBHOOK_MAX_ENDPOINTS ?? 20,
+    inviteLimits: {
+      perBusinessPerHour: config.INVITES_PER_BUSINESS_PER_HOUR ?? 50,
+      perAddressPerDay: config.INVITES_PER_ADDRESS_PER_DAY ?? 3,
+    },
     isReady,
     document: () => document,
     publicPage: {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { patchBody, text } from '../shared/schemas.js';
+import { oneLine, patchBody } from '../shared/schemas.js';
 
 export const BUSINESS_NAME_MAX = 200;
 
 export const updateBusinessBody = patchBody({
-  name: text(BUSINESS_NAME_MAX).optional(),
+  name: oneLine(BUSINESS_NAME_MAX).optional(),
   approval_required: z
     .boolean()
     .optional()

@@ -3,6 +3,7 @@ import { findBusiness } from '../businesses/business.repository.js';
 import type { Database } from '../db/database.js';
 import { findLocationBusiness } from '../locations/location.repository.js';
 import { CliError } from './errors.js';
+import { oneLine } from '../shared/schemas.js';
 
 /** How an admin command is declared (commands.ts lists them), and what several of them share. */
 
@@ -30,7 +31,8 @@ export async function requireLocationBusiness(db: Database, locationId: string) 
   return businessId;
 }
 
-export const name = z.string().trim().min(1).max(200);
+/** A display name: the API's rule for one-line text (no line breaks, controls or bidi overrides; NFC). */
+export const name = oneLine(200);
 export const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 export function command<S extends z.ZodType>(

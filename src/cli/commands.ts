@@ -8,7 +8,7 @@ import { toLocationResponse } from '../locations/location.presenter.js';
 import { changeLocation, createLocation, removeLocation } from '../locations/location.service.js';
 import { toTeamMember } from '../team/team.presenter.js';
 import { changeMemberRole, removeMember } from '../team/team-members.service.js';
-import { PLANS, ROLES, SCOPES, email, uuid } from '../shared/schemas.js';
+import { PLANS, ROLES, SCOPES, email, oneLine, uuid } from '../shared/schemas.js';
 import { findUserByEmail } from '../users/user.repository.js';
 import { addMember } from '../users/user.service.js';
 import { hashPassword } from '../users/password.js';
@@ -189,7 +189,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       },
       schema: z.object({
         business: uuid,
-        name: name.max(100),
+        name: oneLine(100),
         scope: z.enum(SCOPES).default('read'),
         user: uuid.optional(),
       }),

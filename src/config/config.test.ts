@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       SMTP_URL: undefined,
       MAIL_FROM: undefined,
       DASHBOARD_URL: undefined,
+      INVITES_PER_BUSINESS_PER_HOUR: 50,
+      INVITES_PER_ADDRESS_PER_DAY: 3,
     });
   });
 

@@ -102,6 +102,12 @@ const envFields = z.object({
     emptyAsUndefined,
     z.string().trim().includes('@', { message: 'must contain an address' }).optional(),
   ),
+  /**
+   * Invite emails a business may send per hour, and to one address per day (rolling windows; a
+   * cancelled or expired invite was still an email, so it counts): more is a 429.
+   */
+  INVITES_PER_BUSINESS_PER_HOUR: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(50)),
+  INVITES_PER_ADDRESS_PER_DAY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(3)),
   /** Where the dashboard lives: messages link to its pages `/accept-invite` and `/reset-password`. */
   DASHBOARD_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   /**

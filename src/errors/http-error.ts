@@ -19,6 +19,24 @@ export class HttpError extends Error {
  */
 export class CredentialError extends HttpError {}
 
+/**
+ * A request refused by a limit: a 429 answered with the spec's own body (section 7, `rateLimitBody`),
+ * not the general error body, and a Retry-After header equal to `retryAfter` (whole seconds, at least 1).
+ */
+export class RateLimitError extends HttpError {
+  constructor(
+    readonly retryAfter: number,
+    message: string,
+  ) {
+    super(429, message, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': String(retryAfter) });
+  }
+}
+
+/** The spec's 429 body: `{error: {code, message, retryAfter}}`. */
+export const rateLimitBody = (message: string, retryAfter: number) => ({
+  error: { code: 'RATE_LIMIT_EXCEEDED', message, retryAfter },
+});
+
 /** Seconds a client is asked to wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 1;
 

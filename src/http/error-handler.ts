@@ -3,8 +3,10 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
   CredentialError,
   HttpError,
+  RateLimitError,
   RETRY_AFTER_SECONDS,
   errorBody,
+  rateLimitBody,
   serviceUnavailable,
 } from '../errors/http-error.js';
 import { countCredentialFailure } from './rate-limit.js';
@@ -148,9 +150,14 @@ export const errorHandler: ErrorRequestHandler = async (err: unknown, req, res, 
     res.destroy();
     return;
   }
-  // Every refused credential, wherever it was found, costs the address one failure.
-  if (httpError instanceof CredentialError) await countCredentialFailure(req);
+  // Every refused credential, wherever it was found, costs the address one failure: past its budget,
+  // the refusal is a 429.
+  if (httpError instanceof CredentialError) httpError = (await countCredentialFailure(req)) ?? httpError;
   res.set(httpError.headers);
+  if (httpError instanceof RateLimitError) {
+    res.status(429).json(rateLimitBody(httpError.message, httpError.retryAfter));
+    return;
+  }
   // Whoever made the 503, the client is told when to retry.
   if (httpError.statusCode === 503 && !res.get('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
   res.status(httpError.statusCode).json(errorBody(httpError.statusCode, httpError.message, httpError.code, req.id));

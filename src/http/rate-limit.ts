@@ -8,7 +8,7 @@ import {
   type Store,
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { HttpError } from '../errors/http-error.js';
+import { HttpError, RateLimitError, rateLimitBody } from '../errors/http-error.js';
 import { FallbackStore, SharedRedis, type RedisOptions } from './rate-limit-store.js';
 
 export interface RateLimitOptions {
@@ -34,8 +34,11 @@ export interface RateLimitOptions {
  */
 export interface RateLimiters {
   /**
-   * Before a credential in a header is looked at: an address over its failure budget gets a 429, so
-   * a valid key answered with 200 cannot tell a guesser which guess was right.
+   * Routes with a credential in a header (an API key, a session token): the credential is always looked
+   * at, so a valid one is served whatever other clients behind the same address did; a refused one
+   * counts, and once the address has spent its budget it is answered with a 429 instead of the 401.
+   * (A 200 for a valid key tells a guesser that it is valid, but these are 190- and 256-bit random
+   * secrets: the budget slows guessing down, their entropy is what makes it hopeless.)
    */
   refuseSpentAddress: RequestHandler;
   /**
@@ -75,7 +78,8 @@ declare global {
 
 /** How a request stands with its address's failure budget (set by the budget's middleware). */
 interface FailureState {
-  count(): Promise<void>;
+  /** Counts the request's refused credential; the 429 to answer instead when the budget is spent. */
+  count(): Promise<RateLimitError | undefined>;
 }
 const failureStates = new WeakMap<Request, FailureState>();
 
@@ -83,10 +87,11 @@ const failureStates = new WeakMap<Request, FailureState>();
  * Counts a refused credential against the request's address, at most once per request: the one way
  * to say "a credential failed", wherever it is found (authentication, a service checking an invite or
  * a reset token). The error handler calls it for every CredentialError (every 401 among them), so
- * throwing one is enough; a route outside every budget (health, the document) counts nothing.
+ * throwing one is enough; a route outside every budget (health, the document) counts nothing. The
+ * answer is the 429 to send instead of the refusal, when the address had already spent its budget.
  */
-export function countCredentialFailure(req: Request): Promise<void> {
-  return failureStates.get(req)?.count() ?? Promise.resolve();
+export function countCredentialFailure(req: Request): Promise<RateLimitError | undefined> {
+  return failureStates.get(req)?.count() ?? Promise.resolve(undefined);
 }
 
 /** The counter a principal's requests are charged to. */
@@ -106,7 +111,7 @@ function secondsUntilReset(resetTime: Date | undefined, windowMs: number): numbe
 /** The spec's 429 (section 7): `{error: {code, message, retryAfter}}` and a matching Retry-After header. */
 function sendTooMany(res: Response, retryAfter: number, message: string): void {
   res.set('Retry-After', String(retryAfter));
-  res.status(429).json({ error: { code: 'RATE_LIMIT_EXCEEDED', message, retryAfter } });
+  res.status(429).json(rateLimitBody(message, retryAfter));
 }
 
 const guessingMessage = (seconds: number) =>
@@ -122,24 +127,25 @@ function loggerFor(logger: Logger): Options['logger'] {
 /** One failure budget per address, counted in one store. */
 function failureBudget(store: Store, limit: number, windowMs: number) {
   void store.init?.({ windowMs } as Options);
-  const tooMany = (res: Response, resetTime: Date | undefined) => {
+  const refusal = (resetTime: Date | undefined) => {
     const seconds = secondsUntilReset(resetTime, windowMs);
-    sendTooMany(res, seconds, guessingMessage(seconds));
+    return new RateLimitError(seconds, guessingMessage(seconds));
+  };
+  const tooMany = (res: Response, resetTime: Date | undefined) => {
+    const { retryAfter, message } = refusal(resetTime);
+    sendTooMany(res, retryAfter, message);
   };
 
-  const refuseSpentAddress: RequestHandler = async (req, res, next) => {
+  // Nothing is refused up front: clients behind one NAT must not lock each other out of valid keys.
+  const refuseSpentAddress: RequestHandler = (req, _res, next) => {
     const key = addressKey(req);
-    const info = await store.get?.(key);
-    if (info && info.totalHits >= limit && (info.resetTime?.getTime() ?? 0) > Date.now()) {
-      tooMany(res, info.resetTime);
-      return;
-    }
     let counted = false;
     failureStates.set(req, {
       async count() {
-        if (counted) return;
+        if (counted) return undefined;
         counted = true;
-        await store.increment(key);
+        const info = await store.increment(key);
+        return info.totalHits > limit ? refusal(info.resetTime) : undefined;
       },
     });
     next();
@@ -177,8 +183,9 @@ function failureBudget(store: Store, limit: number, windowMs: number) {
 }
 
 /**
- * The limiters every router with a credential uses: `refuseSpentAddress` or `holdWhileInFlight`
- * before the credential is looked at, `perCredential` once it is identified.
+ * The limiters every router with a credential uses: `refuseSpentAddress` (a credential in a header)
+ * or `holdWhileInFlight` (in the body) before the credential is looked at, `perCredential` once it
+ * is identified.
  */
 export function createRateLimiters(options: RateLimitOptions): RateLimiters {
   const windowMs = options.windowMs ?? 60_000;

@@ -32,6 +32,8 @@ export interface Services {
   webhookAllowPrivateNetworks: boolean;
   /** WEBHOOK_MAX_ENDPOINTS: endpoints one business may have. */
   webhookMaxEndpoints: number;
+  /** INVITES_PER_BUSINESS_PER_HOUR and INVITES_PER_ADDRESS_PER_DAY: the caps on invite emails. */
+  inviteLimits: { perBusinessPerHour: number; perAddressPerDay: number };
   /** False until migrations have run. */
   isReady: () => boolean;
   /** The OpenAPI document, serialised. */

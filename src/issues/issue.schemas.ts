@@ -6,11 +6,12 @@ import {
   issueStatus,
   nullToAbsent,
   offsetParams,
+  oneLine,
+  optionalOneLine,
   optionalText,
   pageParams,
   patchBody,
   priority,
-  text,
   uuid,
 } from '../shared/schemas.js';
 import { relevanceNeedsQuery, searchParam } from '../shared/search.js';
@@ -39,10 +40,10 @@ export const ISSUE_DESCRIPTION_MAX = 10_000;
 
 export const createIssueBody = z
   .strictObject({
-    title: text(ISSUE_TITLE_MAX),
+    title: oneLine(ISSUE_TITLE_MAX),
     description: optionalText(ISSUE_DESCRIPTION_MAX).transform((value) => value ?? ''),
     priority: priority.default('medium'),
-    customer_name: nullToAbsent(optionalText(200)),
+    customer_name: nullToAbsent(optionalOneLine(200)),
     customer_email: nullToAbsent(email.optional()),
     assignee_id: nullToAbsent(uuid.optional()),
   })

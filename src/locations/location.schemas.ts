@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { offsetParams, text } from '../shared/schemas.js';
+import { offsetParams, oneLine } from '../shared/schemas.js';
 import { LOCATION_SORTS, type LocationSort } from './location.repository.js';
 
 export const LOCATION_NAME_MAX = 200;
@@ -9,7 +9,9 @@ export const listLocationsQuery = z.strictObject({
   sort: z.enum(Object.keys(LOCATION_SORTS) as [LocationSort, ...LocationSort[]]).default('created_at'),
 });
 
-export const locationBody = z.strictObject({ name: text(LOCATION_NAME_MAX) }).meta({ examples: [{ name: 'Terrace' }] });
+export const locationBody = z
+  .strictObject({ name: oneLine(LOCATION_NAME_MAX) })
+  .meta({ examples: [{ name: 'Terrace' }] });
 export type LocationBody = z.output<typeof locationBody>;
 
 export const deleteLocationQuery = z.strictObject({

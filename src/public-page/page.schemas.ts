@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CUSTOMER_NAME_MAX, SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.schemas.js';
-import { email, nullToAbsent, optionalText, queryInt, text, uuid } from '../shared/schemas.js';
+import { email, nullToAbsent, optionalOneLine, queryInt, text, uuid } from '../shared/schemas.js';
 
 /** A QR code's short code (10 base62 characters today; a little room for other lengths). */
 export const qrCodeParam = z
@@ -27,7 +27,7 @@ export const listPublicQuery = z.strictObject({ code: qrCodeParam, sort: publicS
 /** The form's fields: the API's rules for content and name, and two that only bots fill or lack. */
 const feedbackFields = {
   content: text(SUGGESTION_CONTENT_MAX),
-  customer_name: nullToAbsent(optionalText(CUSTOMER_NAME_MAX)),
+  customer_name: nullToAbsent(optionalOneLine(CUSTOMER_NAME_MAX)),
   customer_email: nullToAbsent(email.optional()),
   website: z.string().max(500).optional().meta({ description: 'Leave empty: only bots fill this field' }),
   form_token: z.string().max(200).meta({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../shared/examples.js';
-import { offsetParams, patchBody, queryInt, text, uuid } from '../shared/schemas.js';
+import { offsetParams, oneLine, patchBody, queryInt, uuid } from '../shared/schemas.js';
 
 export const QR_LABEL_MAX = 100;
 
@@ -14,7 +14,7 @@ export const listQrCodesQuery = z.strictObject({
 
 export const createQrCodeBody = z
   .strictObject({
-    label: text(QR_LABEL_MAX),
+    label: oneLine(QR_LABEL_MAX),
     location_id: uuid.nullish().transform((value) => value ?? undefined),
     active: z.boolean().default(true),
   })
@@ -22,7 +22,7 @@ export const createQrCodeBody = z
 export type CreateQrCodeBody = z.output<typeof createQrCodeBody>;
 
 export const updateQrCodeBody = patchBody({
-  label: text(QR_LABEL_MAX).optional(),
+  label: oneLine(QR_LABEL_MAX).optional(),
   active: z.boolean().optional(),
 }).meta({ examples: [{ label: 'Terrace, table 5', active: false }] });
 export type UpdateQrCodeBody = z.output<typeof updateQrCodeBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasVisibleText, VISIBLE_PATTERN } from './unicode.js';
+import { hasVisibleText, isOneLine, ONE_LINE_PATTERN, VISIBLE_ONE_LINE_PATTERN, VISIBLE_PATTERN } from './unicode.js';
 
 export const SUGGESTION_STATUSES = ['pending', 'reviewing', 'in_progress', 'completed', 'rejected'] as const;
 export const ISSUE_STATUSES = ['open', 'assigned', 'in_progress', 'resolved', 'closed'] as const;
@@ -131,6 +131,68 @@ export const optionalText = (max: number) =>
     .trim()
     .refine(...NO_NUL)
     .transform((value) => (hasVisibleText(value) ? value : undefined))
+    .optional();
+
+/**
+ * One line, as sent: no line break, tab or other control character, no line or paragraph separator,
+ * no bidi embedding, override or isolate (src/shared/unicode.ts). Checked before trimming, so the
+ * document's pattern says exactly what is refused.
+ */
+const ONE_LINE = [
+  isOneLine,
+  { message: 'must be one line: no line breaks, control characters or bidi overrides' },
+] as const;
+
+/**
+ * Stored in Unicode's composed form (NFC), so "Café" typed with é or with e + U+0301 is one name
+ * (and one location, whose names are unique). Composing rarely lengthens text (U+0958 decomposes
+ * under NFC): the stored text is held to the bound as well.
+ */
+const nfc = (value: string) => value.normalize('NFC');
+const atMostOnceNormalized = (max: number) =>
+  [
+    (value: string | undefined) => value === undefined || [...value].length <= max,
+    { message: `must be at most ${max} characters once normalised (NFC)` },
+  ] as const;
+
+/**
+ * A name, a label, a title: `text` on one line, stored NFC-normalised. Every one-line field of both
+ * families (and the admin CLI) uses this, or optionalOneLine.
+ */
+export const oneLine = (max: number) =>
+  z
+    .string()
+    .refine(...atMost(max))
+    .refine(...ONE_LINE)
+    .trim()
+    .refine(hasVisibleText, { message: 'must not be empty (white space and invisible characters do not count)' })
+    .transform(nfc)
+    .refine(...atMostOnceNormalized(max))
+    .meta({
+      minLength: 1,
+      maxLength: max,
+      pattern: VISIBLE_ONE_LINE_PATTERN,
+      description:
+        `1 to ${max} characters on one line (no line breaks, control characters or bidi overrides), ` +
+        'at least one of them visible; trimmed; stored NFC-normalised',
+    });
+
+/** An optional one-line text (a customer's or a voter's name): empty, or only invisible characters, means none. */
+export const optionalOneLine = (max: number) =>
+  z
+    .string()
+    .meta({
+      maxLength: max,
+      pattern: ONE_LINE_PATTERN,
+      description:
+        `At most ${max} characters on one line (no line breaks, control characters or bidi overrides); ` +
+        'trimmed; stored NFC-normalised; empty (or only white space and invisible characters) means none',
+    })
+    .refine(...atMost(max))
+    .refine(...ONE_LINE)
+    .trim()
+    .transform((value) => (hasVisibleText(value) ? nfc(value) : undefined))
+    .refine(...atMostOnceNormalized(max))
     .optional();
 
 /** `schema`, optional, where null also means absent: a client may send either for "none". */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, findMalformedText, hasVisibleText } from './unicode.js';
+import {
+  decodeUtf8,
+  findMalformedText,
+  hasVisibleText,
+  isOneLine,
+  ONE_LINE_PATTERN,
+  VISIBLE_ONE_LINE_PATTERN,
+} from './unicode.js';
 
 describe('decodeUtf8', () => {
   it('When the bytes are UTF-8, then it decodes them as Buffer#toString does', () => {
@@ -54,5 +61,41 @@ describe('hasVisibleText', () => {
 
   it.each(['a', ' 0 ', '😀', '\u200bhello', 'ก', '‑'])('When the text is %j, then it shows something', (text) => {
     expect(hasVisibleText(text)).toBe(true);
+  });
+});
+
+describe('one-line text', () => {
+  const samples = [
+    'Café Soleil',
+    'מאפייה\u200f 24',
+    '👩\u200d👩\u200d👧',
+    '',
+    '   ',
+    '\u200b',
+    'a\nb',
+    'a\r',
+    '\tTab',
+    'a\u0000b',
+    'a\u007fb',
+    'a\u0085b',
+    'a\u2028b',
+    'a\u2029b',
+    'a\u202ab',
+    'a\u202eb',
+    'a\u2066b',
+    'a\u2069b',
+  ];
+
+  it('When text holds a control character, a line or paragraph separator or a bidi embedding, override or isolate, then it is not one line', () => {
+    expect(samples.filter((text) => !isOneLine(text))).toEqual(samples.slice(6));
+  });
+
+  it("When the document's patterns are applied as JSON Schema does (ECMA-262, u flag), then they say what the checks say", () => {
+    const oneLine = new RegExp(ONE_LINE_PATTERN, 'u');
+    const visibleOneLine = new RegExp(VISIBLE_ONE_LINE_PATTERN, 'u');
+    for (const text of samples) {
+      expect(oneLine.test(text), JSON.stringify(text)).toBe(isOneLine(text));
+      expect(visibleOneLine.test(text), JSON.stringify(text)).toBe(isOneLine(text) && hasVisibleText(text));
+    }
   });
 });

@@ -95,3 +95,24 @@ const VISIBLE = new RegExp(VISIBLE_PATTERN, 'u');
 
 /** True when the text shows something: at least one character that is not invisible. */
 export const hasVisibleText = (text: string): boolean => VISIBLE.test(text);
+
+/**
+ * What a one-line field (a name, a label, a title) must not hold: control characters (line breaks and
+ * tabs among them, C0 and C1), the line and paragraph separators, and the bidi embeddings, overrides
+ * and isolates, which reorder the text around them (a name that reads backwards in a list, or spills
+ * into the rest of an email's subject). Directional marks (U+200E, U+200F) stay: they reorder nothing.
+ */
+const NOT_ONE_LINE_CLASS = '\\p{Cc}\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const NOT_ONE_LINE = new RegExp(`[${NOT_ONE_LINE_CLASS}]`, 'u');
+
+/** True when the text is one line: none of the characters above. */
+export const isOneLine = (text: string): boolean => !NOT_ONE_LINE.test(text);
+
+/** A pattern matching one line of text (possibly empty). */
+export const ONE_LINE_PATTERN = `^[^${NOT_ONE_LINE_CLASS}]*$`;
+
+/**
+ * A pattern matching one line with at least one visible character (a visible character is never one
+ * that breaks the line: those are all white space, controls or default-ignorable).
+ */
+export const VISIBLE_ONE_LINE_PATTERN = `^[^${NOT_ONE_LINE_CLASS}]*${VISIBLE_PATTERN}[^${NOT_ONE_LINE_CLASS}]*$`;

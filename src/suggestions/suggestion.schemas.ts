@@ -4,7 +4,7 @@ import {
   email,
   isoInstant,
   nullToAbsent,
-  optionalText,
+  optionalOneLine,
   offsetParams,
   pageParams,
   patchBody,
@@ -49,7 +49,7 @@ export const createSuggestionBody = z
     visibility: visibility.default('internal'),
     status: suggestionStatus.default('pending'),
     priority: priority.default('medium'),
-    customer_name: nullToAbsent(optionalText(CUSTOMER_NAME_MAX)),
+    customer_name: nullToAbsent(optionalOneLine(CUSTOMER_NAME_MAX)),
     customer_email: nullToAbsent(email.optional()),
     location_id: nullToAbsent(uuid.optional()),
   })

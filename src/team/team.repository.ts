@@ -115,6 +115,39 @@ export async function insertInvite(
   return rows[0]!;
 }
 
+/**
+ * Serialises the invites of one business until the transaction ends, so that two at once cannot both
+ * count the same sends and both pass a cap. (A constant class and the business's hash: one lock each.)
+ */
+export async function lockInviteSends(db: Queryable, businessId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(72150402, hashtext($1))', [businessId]);
+}
+
+/**
+ * How long until the business's invites sent in the last `windowMs` (to `email` only, when given) are
+ * fewer than `limit` again, in milliseconds; null when they already are. Every invite counts, whatever
+ * became of it (cancelled, expired, accepted): each was an email, and its row is never deleted.
+ */
+export async function inviteSendsWait(
+  db: Queryable,
+  businessId: string,
+  window: { ms: number; limit: number; email?: string },
+): Promise<number | null> {
+  const { rows } = await db.query<{ wait_ms: number }>(
+    /* sql */ `
+    SELECT EXTRACT(EPOCH FROM created_at - now())::double precision * 1000 + $2::double precision AS wait_ms
+    FROM team_invites
+    WHERE business_id = $1
+      AND created_at > now() - make_interval(secs => $2::double precision / 1000)
+      AND ($4::text IS NULL OR lower(email) = lower($4))
+    ORDER BY created_at DESC
+    LIMIT 1
+    OFFSET $3::integer - 1`,
+    [businessId, window.ms, window.limit, window.email ?? null],
+  );
+  return rows[0]?.wait_ms ?? null;
+}
+
 /** An invite that is neither accepted nor cancelled, locked until the transaction ends. */
 export async function findOpenInvite(db: Queryable, businessId: string, id: string): Promise<InviteRow | null> {
   const { rows } = await db.query<InviteRow>(

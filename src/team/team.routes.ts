@@ -34,14 +34,16 @@ export const teamFeature: Feature = {
         'The one-time token is emailed to the invitee, and only there: it proves that whoever accepts controls ' +
         'the address. `GET .../team` shows whether the email went out (`delivery`). Without SMTP (development ' +
         'mail mode) the token is also returned here, and the email only logged. An email that is already a ' +
-        'member, or already has a pending invite, is a 409.',
+        'member, or already has a pending invite, is a 409. Invite emails are capped: per business per hour ' +
+        '(`INVITES_PER_BUSINESS_PER_HOUR`, 50) and per address per 24 hours (`INVITES_PER_ADDRESS_PER_DAY`, 3), ' +
+        'cancelled invites included; past either, a 429 with `Retry-After`.',
       action: 'manage_team',
       accessNote: 'Inviting an `owner` needs the role `owner`.',
       body: inviteBody,
       responses: [{ status: 201, description: 'The invite, with its token', json: createdInviteSchema }],
       errors: [409],
       handler: async ({ res, principal, body, services }) => {
-        const { row, token } = await invite(services.db.pool, services.mail, principal, body);
+        const { row, token } = await invite(services.db.pool, services.mail, principal, body, services.inviteLimits);
         res.status(201).json(toCreatedInviteResponse(row, token));
       },
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, ROLES, text } from '../shared/schemas.js';
+import { email, oneLine, ROLES } from '../shared/schemas.js';
 import { newPassword } from '../users/password-policy.js';
 
 export const inviteBody = z
@@ -13,7 +13,7 @@ export type InviteBody = z.output<typeof inviteBody>;
 export const acceptInviteBody = z
   .strictObject({
     token: z.string().min(1).max(200).meta({ description: 'The invite token from the email' }),
-    name: text(200).optional().meta({ description: 'Your name: only when the invite creates your account' }),
+    name: oneLine(200).optional().meta({ description: 'Your name: only when the invite creates your account' }),
     password: newPassword.optional().meta({
       description:
         'Your password, 12 to 256 characters and not a common one: only when the invite creates your account',

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { withTransaction, type Queryable } from '../db/database.js';
 import { withUniqueConflict } from '../db/errors.js';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors/http-error.js';
+import { badRequest, conflict, forbidden, HttpError, notFound, RateLimitError } from '../errors/http-error.js';
 import { withdrawMail } from '../mail/mail.repository.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import { sha256 } from '../shared/digest.js';
@@ -33,6 +33,8 @@ import {
   findPendingInvites,
   findUsableInvite,
   insertInvite,
+  inviteSendsWait,
+  lockInviteSends,
   memberEmailExists,
   type InviteRow,
 } from './team.repository.js';
@@ -40,6 +42,14 @@ import type { AcceptInviteBody, InviteBody } from './team.schemas.js';
 
 export const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 const INVITE_PREFIX = 'fbi_';
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** How many invite emails a business may send: per hour, and to one address per day. */
+export interface InviteLimits {
+  perBusinessPerHour: number;
+  perAddressPerDay: number;
+}
 
 export async function getTeam(pool: pg.Pool, businessId: string) {
   const [members, invites] = await Promise.all([findMembers(pool, businessId), findPendingInvites(pool, businessId)]);
@@ -47,14 +57,32 @@ export async function getTeam(pool: pg.Pool, businessId: string) {
 }
 
 /**
+ * Past either cap on invite emails, a 429 that says which, and when the oldest send that counts leaves
+ * its window. Sends are counted, not open invites: cancelling and inviting again is another email.
+ */
+async function refuseOverLimit(tx: Queryable, businessId: string, email: string, limits: InviteLimits) {
+  const business = await inviteSendsWait(tx, businessId, { ms: HOUR_MS, limit: limits.perBusinessPerHour });
+  const address = await inviteSendsWait(tx, businessId, { ms: DAY_MS, limit: limits.perAddressPerDay, email });
+  if (business === null && address === null) return;
+  const seconds = Math.max(1, Math.ceil(Math.max(business ?? 0, address ?? 0) / 1000));
+  const reason =
+    business !== null
+      ? `This business has sent ${limits.perBusinessPerHour} invites in the last hour`
+      : `${email} has been invited ${limits.perAddressPerDay} times in the last 24 hours`;
+  throw new RateLimitError(seconds, `${reason} (cancelled invites count too); retry in ${seconds} s`);
+}
+
+/**
  * Invites by email. The token goes to the invitee's address only, in a message written in the same
  * transaction and sent after it commits; in development mail mode it is also returned, this once.
+ * Invite emails are capped per business and per address (`limits`).
  */
 export async function invite(
   pool: pg.Pool,
   mailer: Mailer,
   principal: Principal,
   input: InviteBody,
+  limits: InviteLimits,
 ): Promise<{ row: InviteRow; token: string | undefined }> {
   if (input.role === 'owner') authorize(principal, 'manage_owners');
   const { businessId } = principal;
@@ -66,6 +94,8 @@ export async function invite(
       if (await memberEmailExists(tx, businessId, input.email)) {
         throw conflict(`${input.email} is already a member of this business`);
       }
+      await lockInviteSends(tx, businessId);
+      await refuseOverLimit(tx, businessId, input.email, limits);
       await cancelExpiredInvites(tx, businessId, input.email);
       const business = (await findBusiness(tx, businessId))!;
       const inviter = await findUserById(tx, principal.userId);

@@ -4,10 +4,10 @@ import {
   MAX_PAGE,
   nullToAbsent,
   offsetParams,
-  optionalText,
+  oneLine,
+  optionalOneLine,
   queryInt,
   sortOrder,
-  text,
 } from '../shared/schemas.js';
 
 export const VOTER_NAME_MAX = 200;
@@ -19,10 +19,10 @@ export const castVoteBody = z
     voter: z.union([
       z.strictObject({ email }).meta({ description: 'A voter named by email (compared without case)' }),
       z
-        .strictObject({ external_id: text(EXTERNAL_ID_MAX) })
+        .strictObject({ external_id: oneLine(EXTERNAL_ID_MAX) })
         .meta({ description: "A voter named by the integrator's id" }),
     ]),
-    name: nullToAbsent(optionalText(VOTER_NAME_MAX)),
+    name: nullToAbsent(optionalOneLine(VOTER_NAME_MAX)),
   })
   .meta({ examples: [{ voter: { email: 'ana.lima@example.com' }, name: 'Ana Lima' }] });
 export type CastVoteBody = z.output<typeof castVoteBody>;

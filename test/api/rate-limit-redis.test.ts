@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/auth/key-format.js';
 import { useOtherApps, useTestApp, type OtherApp, type OtherAppOptions } from '../support/app.js';
 import { buildApiKey, buildQrCode, buildSuggestion, buildTenant } from '../support/factories.js';
 import { ThrowAwayRedis } from '../support/redis.js';
@@ -68,6 +69,20 @@ describe.skipIf(!redisUrl)('Rate limit shared through Redis', () => {
     expect(statuses.every((status) => status === 200 || status === 201)).toBe(true);
     expect((await vote(a)).status).toBe(429);
     expect((await vote(b)).status).toBe(429);
+  });
+
+  it('When 30 bad keys from one address reach two instances, then a valid key is served by both and a further bad key is a 429 on both', async () => {
+    const shared = { url: redisUrl ?? '', prefix: `${prefix}auth-${randomUUID()}:` };
+    const [a, b] = await twoInstances({ limit: 60, redis: shared });
+    const t = await buildTenant(ctx.db);
+    const badKey = () => generateApiKey().key;
+
+    const failures: number[] = [];
+    for (let i = 0; i < 30; i++) failures.push((await get(i % 2 === 0 ? a : b, badKey())).status);
+    expect(failures).toEqual(Array(30).fill(401));
+    expect([(await get(a, t.read)).status, (await get(b, t.read)).status]).toEqual([200, 200]);
+    expect([(await get(a, badKey())).status, (await get(b, badKey())).status]).toEqual([429, 429]);
+    expect([(await get(a, t.write)).status, (await get(b, t.write)).status]).toEqual([200, 200]);
   });
 
   it('When counters are stored in Redis, then they are named by key id, never by the secret', async () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../support/app.js';
+import { useOtherApps, useTestApp } from '../support/app.js';
 import { buildTeam, uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
+const otherApp = useOtherApps(ctx);
 type Team = Awaited<ReturnType<typeof buildTeam>>;
 
 const base = (t: Team) => `/businesses/${t.business.id}`;
@@ -208,5 +209,99 @@ describe('team and invites', () => {
           .set(as(t.ownerToken))
       ).status,
     ).toBe(404);
+  });
+});
+
+describe('invite emails are capped', () => {
+  const DAY_S = 24 * 60 * 60;
+  const cancel = (t: Team, id: string) =>
+    ctx
+      .request()
+      .delete(`${base(t)}/team/invites/${id}`)
+      .set(as(t.ownerToken));
+  const mailsTo = async (email: string) =>
+    (await ctx.db.pool.query<{ n: number }>('SELECT count(*) AS n FROM mail_outbox WHERE recipient = $1', [email]))
+      .rows[0]!.n;
+
+  it('When an address is invited and cancelled three times in a day, then a fourth invite is a 429 with Retry-After, and no fourth email is written', async () => {
+    const t = await buildTeam(ctx.db);
+    const email = uniqueEmail('again');
+    for (let i = 0; i < 3; i++) {
+      const sent = await invite(t, { email });
+      expect(sent.status, sent.text).toBe(201);
+      expect((await cancel(t, sent.body.id)).status).toBe(204);
+    }
+    const refused = await invite(t, { email: email.toUpperCase() });
+
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      error: {
+        code: 'RATE_LIMIT_EXCEEDED',
+        message: expect.stringMatching(/invited 3 times/),
+        retryAfter: expect.any(Number),
+      },
+    });
+    expect(refused.headers['retry-after']).toBe(String(refused.body.error.retryAfter));
+    // The first of the three leaves the 24-hour window in about a day.
+    expect(refused.body.error.retryAfter).toBeGreaterThan(DAY_S - 120);
+    expect(refused.body.error.retryAfter).toBeLessThanOrEqual(DAY_S);
+    expect(await mailsTo(email)).toBe(3);
+    // Other addresses are still invited, and the cap is this business's: another may invite the address.
+    expect((await invite(t, { email: uniqueEmail('other') })).status).toBe(201);
+    expect((await invite(await buildTeam(ctx.db), { email })).status).toBe(201);
+  });
+
+  it('When the oldest of three invites to an address is 23.5 hours old, then Retry-After is about half an hour; once it is older than a day, the address may be invited again', async () => {
+    const t = await buildTeam(ctx.db);
+    const email = uniqueEmail('window');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const sent = await invite(t, { email });
+      ids.push(sent.body.id as string);
+      await cancel(t, sent.body.id);
+    }
+    const age = (interval: string) =>
+      ctx.db.pool.query(`UPDATE team_invites SET created_at = now() - $2::interval WHERE id = $1`, [ids[0], interval]);
+
+    await age('23 hours 30 minutes');
+    const refused = await invite(t, { email });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.retryAfter).toBeGreaterThan(30 * 60 - 120);
+    expect(refused.body.error.retryAfter).toBeLessThanOrEqual(30 * 60);
+
+    await age('24 hours 1 minute');
+    expect((await invite(t, { email })).status).toBe(201);
+  });
+
+  it('When a business has sent its hourly number of invites, then the next one, to a new address, is a 429 for about an hour', async () => {
+    const app = otherApp({ config: { INVITES_PER_BUSINESS_PER_HOUR: 4 } });
+    const t = await buildTeam(ctx.db);
+    const send = () =>
+      app
+        .request()
+        .post(`${base(t)}/team/invite`)
+        .set(as(t.ownerToken))
+        .send({ email: uniqueEmail('hourly') });
+    const first = await send();
+    await cancel(t, first.body.id);
+    const statuses = [first.status];
+    for (let i = 0; i < 3; i++) statuses.push((await send()).status);
+    expect(statuses).toEqual([201, 201, 201, 201]);
+
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/^This business has sent 4 invites in the last hour/);
+    expect(refused.body.error.retryAfter).toBeGreaterThan(3600 - 120);
+    expect(refused.body.error.retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.headers['retry-after']).toBe(String(refused.body.error.retryAfter));
+
+    // Another business is not held back by this one's invites.
+    const other = await buildTeam(ctx.db);
+    const theirs = await app
+      .request()
+      .post(`${base(other)}/team/invite`)
+      .set(as(other.ownerToken))
+      .send({ email: uniqueEmail('hourly') });
+    expect(theirs.status).toBe(201);
   });
 });

@@ -1,3 +1,4 @@
+import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
@@ -167,5 +168,167 @@ describe('length bounds', () => {
       .send({ content: ` ${'a'.repeat(2000)} ` });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Validation failed: content: must be at most 2000 characters');
+  });
+});
+
+describe('one-line fields', () => {
+  /** Every one-line field of the API: the request that sets it, with `value` in it. */
+  const oneLineFields: [string, string, (t: Team, value: string) => PromiseLike<Response>][] = [
+    [
+      'business name',
+      'name',
+      (t, v) => ctx.request().patch(`/businesses/${t.business.id}`).set(asOwner(t)).send({ name: v }),
+    ],
+    [
+      'location name',
+      'name',
+      (t, v) => ctx.request().post(`/businesses/${t.business.id}/locations`).set(asOwner(t)).send({ name: v }),
+    ],
+    [
+      'QR code label',
+      'label',
+      (t, v) => ctx.request().post(`/businesses/${t.business.id}/qr-codes`).set(asOwner(t)).send({ label: v }),
+    ],
+    [
+      'API key name',
+      'name',
+      (t, v) => ctx.request().post(`/businesses/${t.business.id}/api-keys`).set(asOwner(t)).send({ name: v }),
+    ],
+    [
+      'issue title',
+      'title',
+      (t, v) => ctx.request().post(`/businesses/${t.business.id}/issues`).set(asOwner(t)).send({ title: v }),
+    ],
+    [
+      'issue customer name',
+      'customer_name',
+      (t, v) =>
+        ctx
+          .request()
+          .post(`/businesses/${t.business.id}/issues`)
+          .set(asOwner(t))
+          .send({ title: 'Door', customer_name: v }),
+    ],
+    [
+      'suggestion customer name',
+      'customer_name',
+      (t, v) =>
+        ctx.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send({ content: 'Hi', customer_name: v }),
+    ],
+    [
+      'invitee name',
+      'name',
+      (_t, v) => ctx.request().post('/invites/accept').send({ token: 'fbi_x', name: v, password: 'a long password' }),
+    ],
+  ];
+
+  it.each([
+    ['a line feed', 'Café\nSoleil'],
+    ['a carriage return', 'Café\rSoleil'],
+    ['a trailing line feed', 'Café Soleil\n'],
+    ['a tab', 'Café\tSoleil'],
+    ['a bell (C0 control)', 'Café\u0007Soleil'],
+    ['a next-line (C1 control)', 'Café\u0085Soleil'],
+    ['a line separator', 'Café\u2028Soleil'],
+    ['a right-to-left override', 'Café \u202eliolioS'],
+    ['a right-to-left isolate', 'Café \u2067Soleil'],
+  ])(
+    'When a business name holds %s, then it is a 400 naming name, and the name is unchanged',
+    async (_label, value) => {
+      const t = await buildTeam(ctx.db);
+      const res = await ctx.request().patch(`/businesses/${t.business.id}`).set(asOwner(t)).send({ name: value });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'Validation failed: name: must be one line: no line breaks, control characters or bidi overrides',
+      });
+      const read = await ctx.request().get(`/businesses/${t.business.id}`).set(asOwner(t));
+      expect(read.body.name).toBe(t.business.name);
+    },
+  );
+
+  it.each(oneLineFields)(
+    'When the %s holds a line break or a bidi override, then it is a 400 naming %s',
+    async (_label, field, send) => {
+      const t = await buildTeam(ctx.db);
+      for (const value of ['Two\nlines', 'Name \u202egnp.exe']) {
+        const res = await send(t, value);
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.message).toBe(
+          `Validation failed: ${field}: must be one line: no line breaks, control characters or bidi overrides`,
+        );
+      }
+    },
+  );
+
+  it('When a voter name or external id holds a line break, then casting the vote is a 400 naming it', async () => {
+    const t = await buildTeam(ctx.db);
+    const s = await ctx.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send({ content: 'Hi' });
+    const vote = (body: object) =>
+      ctx.request().post(`/api/v1/suggestions/${s.body.id}/votes`).set('X-API-Key', t.write).send(body);
+    expect((await vote({ voter: { external_id: 'u-1\nu-2' } })).body.message).toMatch(
+      /^Validation failed: voter.external_id: must be one line/,
+    );
+    expect((await vote({ voter: { external_id: 'u-1' }, name: 'Ana\r\nBcc: x' })).body.message).toMatch(
+      /^Validation failed: name: must be one line/,
+    );
+  });
+
+  it('When a name carries right-to-left letters and directional marks, then it is kept as sent', async () => {
+    const t = await buildTeam(ctx.db);
+    const name = 'מאפייה\u200f 24 \u200eBakery';
+    const res = await ctx.request().post(`/businesses/${t.business.id}/locations`).set(asOwner(t)).send({ name });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.name).toBe(name);
+  });
+
+  it('When "Café" is typed precomposed and then as e + combining accent, then it is one location name: the second is a 409', async () => {
+    const t = await buildTeam(ctx.db);
+    const path = `/businesses/${t.business.id}/locations`;
+    const composed = await ctx.request().post(path).set(asOwner(t)).send({ name: 'Caf\u00e9' });
+    expect(composed.status).toBe(201);
+    const decomposed = await ctx.request().post(path).set(asOwner(t)).send({ name: 'CAFE\u0301' });
+    expect(decomposed.status, decomposed.text).toBe(409);
+
+    const other = await ctx.request().post(path).set(asOwner(t)).send({ name: 'The Cafe\u0301 Terrace' });
+    expect(other.status).toBe(201);
+    expect(other.body.name).toBe('The Caf\u00e9 Terrace');
+    const renamed = await ctx.request().patch(`${path}/${other.body.id}`).set(asOwner(t)).send({ name: 'cafe\u0301' });
+    expect(renamed.status, renamed.text).toBe(409);
+  });
+
+  it('When names are sent decomposed, then they are stored composed (NFC) and read back so', async () => {
+    const t = await buildTeam(ctx.db);
+    const business = await ctx
+      .request()
+      .patch(`/businesses/${t.business.id}`)
+      .set(asOwner(t))
+      .send({ name: 'Cafe\u0301 Noe\u0308l' });
+    expect(business.body.name).toBe('Caf\u00e9 No\u00ebl');
+    const qr = await ctx
+      .request()
+      .post(`/businesses/${t.business.id}/qr-codes`)
+      .set(asOwner(t))
+      .send({ label: 'Terrasse n\u030a' });
+    const read = await ctx.request().get(`/businesses/${t.business.id}/qr-codes/${qr.body.id}`).set(asOwner(t));
+    expect(read.body.label).toBe('Terrasse n\u030a'.normalize('NFC'));
+    const suggestion = await ctx
+      .request()
+      .post('/api/v1/suggestions')
+      .set('X-API-Key', t.write)
+      .send({ content: 'Hi', customer_name: 'Zoe\u0308' });
+    expect(suggestion.body.customer_name).toBe('Zo\u00eb');
+  });
+
+  it('When a name fits as sent but grows past the bound once composed (NFC), then it is a 400, not a database error', async () => {
+    const t = await buildTeam(ctx.db);
+    // U+0958 is excluded from composition: NFC writes it as two code points.
+    const res = await ctx
+      .request()
+      .post(`/businesses/${t.business.id}/locations`)
+      .set(asOwner(t))
+      .send({ name: '\u0958'.repeat(200) });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.message).toBe('Validation failed: name: must be at most 200 characters once normalised (NFC)');
   });
 });

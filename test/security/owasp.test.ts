@@ -404,19 +404,22 @@ describe('API5 broken function-level authorization', () => {
 describe('injection', () => {
   /**
    * What the service does with each payload follows from the text rules (src/shared/schemas.ts):
-   * text is trimmed, must not be empty and must not hold U+0000, which PostgreSQL text cannot store.
-   * Nothing else is refused: quotes, SQL, format strings, control characters and markup are data.
+   * text is trimmed, must not be empty and must not hold U+0000, which PostgreSQL text cannot store;
+   * a one-line field (a name, a title, a label) holds no control character or line break either.
+   * Nothing else is refused: quotes, SQL, format strings and markup are data, and so are control
+   * characters in free text (content, a description).
    * No payload here starts or ends with whitespace, so trimming leaves each one as it is.
    */
   const STORED = [
     "'; DROP TABLE suggestions; --",
     'Robert"); DELETE FROM api_keys WHERE ("1"="1',
     '$1 $2 \\x00 %s %n {{7*7}} ${7*7}',
-    'tab\there\r\nnew line\u0007bell\u001b[31m',
     '<script>alert(1)</script>',
     "' OR '1'='1",
   ];
+  const CONTROL = 'tab\there\r\nnew line\u0007bell\u001b[31m';
   const REFUSED = ['nul\u0000byte'];
+  const NOT_ONE_LINE = 'must be one line: no line breaks, control characters or bidi overrides';
 
   const owner = (t: Team) => ({ Authorization: `Bearer ${t.ownerToken}` });
 
@@ -492,6 +495,45 @@ describe('injection', () => {
     },
   );
 
+  it('When free text carries control characters and line breaks, then it is stored byte for byte; a one-line field refuses them', async () => {
+    const t = await buildTeam(ctx.db);
+    const b = `/businesses/${t.business.id}`;
+    const created = await ctx
+      .request()
+      .post('/api/v1/suggestions')
+      .set('X-API-Key', t.write)
+      .send({ content: CONTROL, customer_name: 'Ana' });
+    expect(created.status, created.text).toBe(201);
+    const { rows } = await ctx.db.pool.query<{ content: Buffer }>(
+      `SELECT convert_to(content, 'UTF8') AS content FROM suggestions WHERE id = $1`,
+      [created.body.id],
+    );
+    expect(rows).toEqual([{ content: Buffer.from(CONTROL) }]);
+    const issue = await ctx.request().post(`${b}/issues`).set(owner(t)).send({ title: 'Door', description: CONTROL });
+    expect(issue.status, issue.text).toBe(201);
+    expect((await ctx.request().get(`${b}/issues/${issue.body.id}`).set(owner(t))).body.description).toBe(CONTROL);
+
+    const oneLine: [supertest.Test, string][] = [
+      [
+        ctx
+          .request()
+          .post('/api/v1/suggestions')
+          .set('X-API-Key', t.write)
+          .send({ content: 'Hi', customer_name: CONTROL }),
+        'customer_name',
+      ],
+      [ctx.request().post(`${b}/issues`).set(owner(t)).send({ title: CONTROL }), 'title'],
+      [ctx.request().post(`${b}/qr-codes`).set(owner(t)).send({ label: CONTROL }), 'label'],
+    ];
+    for (const [write, field] of oneLine) {
+      const res = await write;
+      expect(res.status, requestLine(res)).toBe(400);
+      expect(res.body.message).toBe(`Validation failed: ${field}: ${NOT_ONE_LINE}`);
+    }
+    await expectQueriesHandled(t, CONTROL);
+    await expectRows(t, { suggestions: 1, issues: 1, qr_codes: 0 });
+  });
+
   it.each(REFUSED)(
     'When string fields carry %j, then every write refuses it with a 400 naming each field and nothing is stored',
     async (payload) => {
@@ -512,10 +554,15 @@ describe('injection', () => {
         ],
         [ctx.request().post(`${b}/qr-codes`).set(owner(t)).send({ label: payload }), ['label']],
       ];
+      // Free text cannot hold U+0000 (PostgreSQL text cannot store it); a one-line field holds no control character.
+      const oneLine = new Set(['customer_name', 'title', 'label']);
       for (const [write, fields] of writes) {
         const res = await write;
         expect(res.status, requestLine(res)).toBe(400);
-        for (const field of fields) expect(res.body.message).toContain(`${field}: must not contain the NUL character`);
+        for (const field of fields) {
+          const reason = oneLine.has(field) ? NOT_ONE_LINE : 'must not contain the NUL character';
+          expect(res.body.message).toContain(`${field}: ${reason}`);
+        }
       }
 
       await expectQueriesHandled(t, payload);
