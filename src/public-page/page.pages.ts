@@ -204,7 +204,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     const code = codeOf(req);
     const target = await openCode(pool, code);
     const query = pageQuery.parse(req.query);
-    if (!query.thanks)
+    // A HEAD (a link checker, a preview) opens nothing: only a GET of the page counts as a scan.
+    if (!query.thanks && req.method === 'GET')
       services.publicPage.countScan(target.qr_code_id, target.business_id, new Date(services.publicPage.now()));
     await sendPage(req, res, services, code, target, {
       sort: query.sort,

@@ -510,6 +510,21 @@ describe('scans', () => {
     });
   });
 
+  it('When the page is asked for with HEAD, then it answers as a GET would and no scan is counted', async () => {
+    const counted = pageApp();
+    const { t, qr, url } = await scene();
+    const agent = counted.request();
+    for (let i = 0; i < 3; i++) {
+      const head = await agent.head(url);
+      expect(head.status).toBe(200);
+      expect(head.type).toBe('text/html');
+    }
+    expect((await agent.get(url)).status).toBe(200);
+    await counted.scans().flush();
+    const code = await ctx.request().get(`/businesses/${t.business.id}/qr-codes/${qr.id}`).set('X-API-Key', t.read);
+    expect(code.body.scans_last_30_days).toBe(1);
+  });
+
   it('When a customer posts and votes on the page, then the activity credits the QR code, not the system', async () => {
     const { t, qr, url } = await scene();
     const agent = page.request();
