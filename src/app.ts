@@ -127,6 +127,10 @@ export function createApp({
   // No credential and no rate limit, and available while the service is still starting.
   app.use(routes.mount(['open']), docsPages());
 
+  // The public feedback pages (no credential): budgets per address, reads apart from writes. Before the
+  // check below, so that while the service is starting they answer a page, not JSON (they check it too).
+  app.use(publicPages(services, limiters.pageBudget));
+
   app.use((_req, _res, next) => {
     if (!isReady()) throw serviceUnavailable('Service is starting, retry shortly');
     next();
@@ -142,8 +146,7 @@ export function createApp({
   app.use('/auth', routes.mount(['public'], '/auth', [limiters.holdWhileInFlight]));
   app.use('/invites', routes.mount(['public'], '/invites', [limiters.holdWhileInFlight]));
 
-  // The public feedback page (no credential): budgets per address, reads apart from writes.
-  app.use(publicPages(services, limiters.pageBudget));
+  // The JSON side of the public feedback page, on the same budgets.
   const pageReads = limiters.pageBudget('read', 'json');
   const pageWrites = limiters.pageBudget('write', 'json');
   const pageBudget: RequestHandler = (req, res, next) =>

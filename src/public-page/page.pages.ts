@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import type { z } from 'zod';
-import { HttpError } from '../errors/http-error.js';
+import { HttpError, serviceUnavailable } from '../errors/http-error.js';
+import { isUnavailable } from '../http/error-handler.js';
 import { idParam } from '../http/params.js';
 import type { Services } from '../http/route.js';
 import type { CodeTarget } from './page.repository.js';
@@ -156,22 +157,32 @@ const MESSAGES: Record<number, [string, string]> = {
   404: ['Page not found', 'There is no feedback page here. Check the code you scanned.'],
   410: ['This code is no longer active', 'This QR code is no longer in use. Please ask the staff for a current one.'],
   429: ['Too many requests', 'Too many requests came from your network.'],
+  503: ['Back in a moment', 'The feedback page cannot be reached right now. Your feedback was not sent yet.'],
 };
+
+/** The HttpError an error stands for on a page: a database that cannot be reached is a 503, as in the API. */
+function pageError(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  if (isUnavailable(err)) return serviceUnavailable();
+  return undefined;
+}
 
 /**
  * Errors on the pages are pages too, with the right status (a 404, the inactive code's 410, a 429
- * with Retry-After); a client that asks for JSON gets the service's JSON errors instead.
+ * or a 503 while the database cannot be reached, both with Retry-After); a client that asks for JSON
+ * gets the service's JSON errors instead.
  */
 const pageErrors: ErrorRequestHandler = (err: unknown, req, res, next) => {
   if (req.accepts(['html', 'json']) === 'json' || res.headersSent) return next(err);
-  const status =
-    err instanceof HttpError
-      ? err.statusCode
-      : typeof (err as { status?: unknown }).status === 'number' && (err as { status: number }).status < 500
-        ? 400
-        : 500;
-  if (status >= 500) req.log.error({ err }, 'public page error');
-  if (err instanceof HttpError) res.set(err.headers);
+  const httpError = pageError(err);
+  const status = httpError
+    ? httpError.statusCode
+    : typeof (err as { status?: unknown }).status === 'number' && (err as { status: number }).status < 500
+      ? 400
+      : 500;
+  if (status === 503 && !(err instanceof HttpError)) req.log.warn({ err }, 'database unavailable');
+  else if (status >= 500) req.log.error({ err }, 'public page error');
+  if (httpError) res.set(httpError.headers);
   const [heading, message] = MESSAGES[status] ?? ['Something went wrong', 'Please try again in a moment.'];
   res
     .status(status)
@@ -189,6 +200,11 @@ export function publicPages(services: Services, budget: Budget): Router {
   const read = budget('read', 'html');
   const write = budget('write', 'html');
   const pool = services.db.pool;
+  /** Mounted before the app's own check, so that a page says "starting" as a page too. */
+  const ready: RequestHandler = (_req, _res, next) => {
+    if (!services.isReady()) throw serviceUnavailable('Service is starting, retry shortly');
+    next();
+  };
 
   for (const { path, body, type } of ASSETS) {
     router.get(path, (_req, res) => {
@@ -200,7 +216,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.type('html').send(renderLanding());
   });
 
-  router.get('/f/:code', pagePolicy, read, async (req, res) => {
+  router.get('/f/:code', pagePolicy, read, ready, async (req, res) => {
     const code = codeOf(req);
     const target = await openCode(pool, code);
     const query = pageQuery.parse(req.query);
@@ -215,7 +231,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     });
   });
 
-  router.post('/f/:code', pagePolicy, write, formBody, async (req, res) => {
+  router.post('/f/:code', pagePolicy, write, ready, formBody, async (req, res) => {
     assertSameOrigin(req, services.publicBaseUrl);
     const code = codeOf(req);
     const target = await openCode(pool, code);
@@ -240,7 +256,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.redirect(303, `/f/${code}?${thanks}`);
   });
 
-  router.post('/f/:code/votes/:id', pagePolicy, write, formBody, async (req, res) => {
+  router.post('/f/:code/votes/:id', pagePolicy, write, ready, formBody, async (req, res) => {
     assertSameOrigin(req, services.publicBaseUrl);
     const code = codeOf(req);
     const target = await openCode(pool, code);

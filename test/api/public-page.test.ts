@@ -1,8 +1,9 @@
 import supertest from 'supertest';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
 import { ScanCounter } from '../../src/public-page/scan-counter.js';
+import { createLogger } from '../../src/config/logger.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { checked } from '../support/contract.js';
 import { buildLocation, buildQrCode, buildSuggestion, buildTenant } from '../support/factories.js';
@@ -481,6 +482,65 @@ describe('budgets per address on the page', () => {
     const refused = await agent.get(url);
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('the page while the database cannot be reached', () => {
+  it('When the database refuses connections, then the page and both its forms answer a 503 page with Retry-After, never JSON or a 500', async () => {
+    const { t, qr, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    const agent = page.request();
+    const opened = await agent.get(url);
+    now += 5_000;
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const query = vi.spyOn(ctx.db.pool, 'query').mockRejectedValue(refused);
+    try {
+      const form = { content: 'Sent during the outage', form_token: tokenIn(opened.text) };
+      for (const res of [
+        await agent.get(url),
+        await agent.post(url).set('Origin', ORIGIN).type('form').send(form),
+        await agent.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' }),
+      ]) {
+        expect(res.status, res.text).toBe(503);
+        expect(res.type).toBe('text/html');
+        expect(res.headers['retry-after']).toBe('1');
+        expect(res.text).toContain('Back in a moment');
+        expect(res.text).toContain('Please try again in 1 second.');
+      }
+      const json = await agent.get(`/public/suggestions?code=${qr.code}`).set('Accept', 'application/json');
+      expect(json.status).toBe(503);
+      expect(json.body).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
+    } finally {
+      query.mockRestore();
+    }
+    const { rows } = await ctx.db.pool.query(
+      'SELECT count(*)::int AS n, sum(upvote_count)::int AS votes FROM suggestions WHERE business_id = $1',
+      [t.business.id],
+    );
+    expect(rows[0]).toEqual({ n: 1, votes: 0 });
+  });
+
+  it('When the service is still starting, then the page and its forms answer a 503 page with Retry-After', async () => {
+    const { url } = await scene();
+    const starting = checked(
+      supertest.agent(
+        createApp({
+          db: ctx.db,
+          logger: createLogger('silent'),
+          isReady: () => false,
+          config: { PUBLIC_BASE_URL: ORIGIN },
+        }),
+      ),
+    );
+    for (const res of [
+      await starting.get(url),
+      await starting.post(url).set('Origin', ORIGIN).type('form').send({ content: 'Early' }),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.type).toBe('text/html');
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.text).toContain('Back in a moment');
+    }
   });
 });
 
