@@ -12,6 +12,7 @@ import { feedbackForm, pageQuery, qrCodeParam, voteForm } from './page.schemas.j
 import {
   assertHumanPost,
   assertSameOrigin,
+  type AcceptedForm,
   ensureVoterToken,
   issueFormToken,
   readVoterToken,
@@ -245,13 +246,15 @@ export function publicPages(services: Services, budget: Budget): Router {
     const refuse = (error: string) =>
       sendPage(req, res, services, code, target, { sort: 'trending', offset: 0, form: { ...values, error } }, 400);
     if (!parsed.success) return refuse(formError(parsed.error));
+    let form: AcceptedForm;
     try {
-      assertHumanPost(services.publicPage, code, parsed.data);
+      form = assertHumanPost(services.publicPage, code, parsed.data);
     } catch (err) {
       if (err instanceof HttpError) return refuse(err.message);
       throw err;
     }
-    const posted = await postFeedback(pool, target, parsed.data);
+    // A form sent again (a double click, a reload of the post) stores nothing and thanks as the first did.
+    const posted = await postFeedback(pool, target, parsed.data, form, new Date(services.publicPage.now()));
     const thanks = posted.awaitingReview ? 'thanks=review' : `thanks=shown&s=${posted.id}`;
     res.redirect(303, `/f/${code}?${thanks}`);
   });

@@ -9,7 +9,14 @@ import {
   issueFormToken,
   readVoterToken,
 } from './page.security.js';
-import { listPublicSuggestions, openCode, PAGE_SIZE, postFeedback, setPageVote } from './page.service.js';
+import {
+  formAlreadySent,
+  listPublicSuggestions,
+  openCode,
+  PAGE_SIZE,
+  postFeedback,
+  setPageVote,
+} from './page.service.js';
 
 const common = { tag: 'Public feedback page', guard: 'public' } as const;
 const suggestionParam = { id: 'A suggestion the page shows; any other id is a 404' };
@@ -80,15 +87,18 @@ export const publicPageFeature: Feature = {
       description:
         'Becomes a `public` suggestion from the QR code, at its location. On a business that requires ' +
         'approval it appears after review. Refused (400) when `website` is filled or when sent sooner ' +
-        'than a few seconds after `form_token` was issued.',
+        'than a few seconds after `form_token` was issued. A `form_token` sends feedback once: sent ' +
+        'again, it is a 409 and nothing is stored.',
       body: postFeedbackBody,
       responses: [{ status: 201, description: 'Received', json: postedFeedbackSchema }],
-      errors: [403, 404, 410],
+      errors: [403, 404, 409, 410],
       handler: async ({ req, res, body, services }) => {
         sameOrigin(req, services);
         const target = await openCode(services.db.pool, body.code);
-        assertHumanPost(services.publicPage, body.code, body);
-        const posted = await postFeedback(services.db.pool, target, body);
+        const form = assertHumanPost(services.publicPage, body.code, body);
+        const now = new Date(services.publicPage.now());
+        const posted = await postFeedback(services.db.pool, target, body, form, now);
+        if (posted.repeated) throw formAlreadySent();
         res.status(201).json({
           id: posted.id,
           awaiting_review: posted.awaitingReview,

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 /** An app of its own on the file's database, made at its first request (the database opens in beforeAll). */
-function pageApp(limits: { pageWriteLimit?: number; pageReadLimit?: number } = {}) {
+function pageApp(limits: { pageWriteLimit?: number; pageReadLimit?: number } = {}, clock = () => now) {
   let made: { app: ReturnType<typeof createApp>; scans: ScanCounter } | undefined;
   const make = () => {
     const { logger } = capturingLogger();
@@ -37,7 +37,7 @@ function pageApp(limits: { pageWriteLimit?: number; pageReadLimit?: number } = {
       logger,
       rateLimiters,
       config: { PUBLIC_BASE_URL: ORIGIN },
-      publicPage: { now: () => now, scans },
+      publicPage: { now: clock, scans },
     });
     return { app, scans };
   };
@@ -233,6 +233,119 @@ describe('the public feedback page', () => {
       t.business.id,
     ]);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('When the same form is posted again, then nothing more is stored and it shows the thank-you page of the first post', async () => {
+    const { t, url } = await scene();
+    const agent = page.request();
+    const opened = await agent.get(url);
+    now += 5_000;
+    const form = { form_token: tokenIn(opened.text), website: '', content: 'Posted once, sent twice' };
+    const send = () => agent.post(url).set('Origin', ORIGIN).type('form').send(form);
+    const first = await send();
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toMatch(/\?thanks=shown&s=/);
+    const again = await send();
+    expect(again.status).toBe(303);
+    expect(again.headers.location).toBe(first.headers.location);
+    // Two at once (a double click): one of them stores it, the other answers as the first.
+    const opened2 = await agent.get(url);
+    now += 5_000;
+    const twice = { form_token: tokenIn(opened2.text), website: '', content: 'Double click' };
+    const both = await Promise.all([0, 1].map(() => agent.post(url).set('Origin', ORIGIN).type('form').send(twice)));
+    expect(both.map((res) => res.status)).toEqual([303, 303]);
+    expect(both[1]!.headers.location).toBe(both[0]!.headers.location);
+    const { rows } = await ctx.db.pool.query(
+      'SELECT content, count(*)::int AS n FROM suggestions WHERE business_id = $1 GROUP BY content ORDER BY content',
+      [t.business.id],
+    );
+    expect(rows).toEqual([
+      { content: 'Double click', n: 1 },
+      { content: 'Posted once, sent twice', n: 1 },
+    ]);
+  });
+
+  it('When a form that awaited review is posted again, then it is thanked for review again and nothing more is stored', async () => {
+    const { t, url } = await scene({ approvalRequired: true });
+    const agent = page.request();
+    const opened = await agent.get(url);
+    now += 5_000;
+    const form = { form_token: tokenIn(opened.text), website: '', content: 'Please open earlier' };
+    for (let i = 0; i < 2; i++) {
+      const res = await agent.post(url).set('Origin', ORIGIN).type('form').send(form);
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe(`${url}?thanks=review`);
+    }
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('When the JSON side posts the same form_token twice, then the second is a 409 and nothing more is stored', async () => {
+    const { t, qr } = await scene();
+    const agent = page.request();
+    const list = await agent.get(`/public/suggestions?code=${qr.code}`);
+    now += 5_000;
+    const body = { code: qr.code, content: 'Sent by a script', form_token: list.body.form_token as string };
+    const first = await agent.post('/public/suggestions').set('Origin', ORIGIN).send(body);
+    expect(first.status).toBe(201);
+    const again = await agent.post('/public/suggestions').set('Origin', ORIGIN).send(body);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ statusCode: 409, code: 'CONFLICT' });
+    expect(again.body.message).toContain('form_token');
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('When forms are shown in the same millisecond, then each has a token of its own that sends its feedback', async () => {
+    const { t, url } = await scene();
+    const [a, b] = [page.request(), page.request()];
+    const shown = [await a.get(url), await b.get(url)];
+    expect(tokenIn(shown[0]!.text)).not.toBe(tokenIn(shown[1]!.text));
+    now += 5_000;
+    for (const [i, agent] of [a, b].entries()) {
+      const res = await agent
+        .post(url)
+        .set('Origin', ORIGIN)
+        .type('form')
+        .send({ form_token: tokenIn(shown[i]!.text), website: '', content: `Same moment ${i}` });
+      expect(res.status).toBe(303);
+    }
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(2);
+  });
+
+  it('When a used form token has expired, then a later post prunes its row', async () => {
+    let clock = Date.now();
+    const app = pageApp({}, () => clock);
+    const { t, url } = await scene();
+    const agent = app.request();
+    const send = async (content: string) => {
+      const opened = await agent.get(url);
+      clock += 5_000;
+      return agent
+        .post(url)
+        .set('Origin', ORIGIN)
+        .type('form')
+        .send({ form_token: tokenIn(opened.text), website: '', content });
+    };
+    const kept = () =>
+      ctx.db.pool.query<{ expires_at: Date }>(
+        'SELECT expires_at FROM page_form_tokens WHERE business_id = $1 ORDER BY expires_at',
+        [t.business.id],
+      );
+    expect((await send('First')).status).toBe(303);
+    expect((await kept()).rows).toHaveLength(1);
+    clock += 25 * 60 * 60 * 1000;
+    expect((await send('A day later')).status).toBe(303);
+    const { rows } = await kept();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.expires_at.getTime()).toBeGreaterThan(clock);
   });
 
   it('When a form is posted from another site or with no origin at all, then it is a 403 and nothing changes', async () => {
