@@ -71,7 +71,13 @@ export function createApp({
   // Behind a reverse proxy, req.ip must be the client's address, not the proxy's: failed
   // authentications are limited per address.
   if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
-  const limiters = rateLimiters ?? createRateLimiters({ limit: config.RATE_LIMIT_PER_MINUTE ?? 60, logger });
+  const limiters =
+    rateLimiters ??
+    createRateLimiters({
+      limit: config.RATE_LIMIT_PER_MINUTE ?? 60,
+      pageVotesPerAddress: config.PAGE_VOTES_PER_ADDRESS_PER_DAY,
+      logger,
+    });
   /**
    * Every route with a credential in a header: an address that has spent its failure budget is refused
    * before the credential is looked at; an identified credential is charged for every request, a 403
@@ -120,6 +126,7 @@ export function createApp({
       formKey: config.PAGE_FORM_SECRET ? Buffer.from(config.PAGE_FORM_SECRET) : randomBytes(32),
       minFillMs: (config.PAGE_MIN_FILL_SECONDS ?? 3) * 1000,
       countScan: (qrCodeId, businessId, at) => scans.count(qrCodeId, businessId, at),
+      votes: limiters.pageVotes,
     },
   };
   const routes = new RouteTable(ROUTES, services);

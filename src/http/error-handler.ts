@@ -154,6 +154,12 @@ export const errorHandler: ErrorRequestHandler = async (err: unknown, req, res, 
   res.set(httpError.headers);
   // Whoever made the 503, the client is told when to retry.
   if (httpError.statusCode === 503 && !res.get('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  // Whoever refused with a 429 (a limit a service keeps), the client gets the spec's 429 body, as from the limiters.
+  if (httpError.statusCode === 429) {
+    const retryAfter = Math.max(1, Math.ceil(Number(res.get('Retry-After'))) || 1);
+    res.status(429).json({ error: { code: 'RATE_LIMIT_EXCEEDED', message: httpError.message, retryAfter } });
+    return;
+  }
   res.status(httpError.statusCode).json(errorBody(httpError.statusCode, httpError.message, httpError.code, req.id));
 };
 

@@ -161,6 +161,15 @@ const MESSAGES: Record<number, [string, string]> = {
   503: ['Back in a moment', 'The feedback page cannot be reached right now. Your feedback was not sent yet.'],
 };
 
+/** Refusals that need their own words for a visitor, by code; they say when to come back themselves. */
+const CODE_MESSAGES: Record<string, [string, string]> = {
+  VOTE_LIMIT: [
+    'Vote not counted',
+    'This suggestion already has as many votes from your network as one network can give in a day. ' +
+      'Thank you for your support!',
+  ],
+};
+
 /** The HttpError an error stands for on a page: a database that cannot be reached is a 503, as in the API. */
 function pageError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
@@ -184,11 +193,12 @@ const pageErrors: ErrorRequestHandler = (err: unknown, req, res, next) => {
   if (status === 503 && !(err instanceof HttpError)) req.log.warn({ err }, 'database unavailable');
   else if (status >= 500) req.log.error({ err }, 'public page error');
   if (httpError) res.set(httpError.headers);
-  const [heading, message] = MESSAGES[status] ?? ['Something went wrong', 'Please try again in a moment.'];
+  const own = httpError?.code ? CODE_MESSAGES[httpError.code] : undefined;
+  const [heading, message] = own ?? MESSAGES[status] ?? ['Something went wrong', 'Please try again in a moment.'];
   res
     .status(status)
     .type('html')
-    .send(renderMessage(heading, message, res.get('Retry-After')));
+    .send(renderMessage(heading, message, own ? undefined : res.get('Retry-After')));
 };
 
 /**
@@ -266,7 +276,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     const id = idParam(req.params.id, 'Suggestion');
     const form = voteForm.safeParse(req.body ?? {});
     if (!form.success) throw new HttpError(400, 'Bad vote form', 'BAD_REQUEST');
-    await setPageVote(pool, target, id, ensureVoterToken(req, res), form.data.action === 'add');
+    const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
+    await setPageVote(pool, target, id, voter, form.data.action === 'add', services.publicPage.votes);
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
     res.redirect(303, `/f/${code}?${back}#s-${id}`);
   });

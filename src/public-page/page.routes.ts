@@ -116,7 +116,9 @@ export const publicPageFeature: Feature = {
       summary: 'Upvote a suggestion from a feedback page',
       description:
         'Once per browser: the voter is an anonymous token in an HttpOnly cookie (set here when missing), ' +
-        'stored only as a digest. 201 for a new vote, 200 when this browser had already voted.',
+        'stored only as a digest. 201 for a new vote, 200 when this browser had already voted. A browser ' +
+        'that drops its cookie votes again, so one address adds at most `PAGE_VOTES_PER_ADDRESS_PER_DAY` ' +
+        '(50) votes to a suggestion in a day; beyond, a 429 with Retry-After.',
       body: voteBody,
       responses: [
         { status: 201, description: 'Voted', json: pageVoteSchema },
@@ -126,8 +128,8 @@ export const publicPageFeature: Feature = {
       handler: async ({ req, res, body, services, id }) => {
         sameOrigin(req, services);
         const target = await openCode(services.db.pool, body.code);
-        const token = ensureVoterToken(req, res);
-        const outcome = await setPageVote(services.db.pool, target, id, token, true);
+        const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
+        const outcome = await setPageVote(services.db.pool, target, id, voter, true, services.publicPage.votes);
         res
           .status(outcome.changed ? 201 : 200)
           .json({ suggestion_id: id, voted: true, upvote_count: outcome.upvoteCount });
@@ -148,8 +150,8 @@ export const publicPageFeature: Feature = {
       handler: async ({ req, res, query, services, id }) => {
         sameOrigin(req, services);
         const target = await openCode(services.db.pool, query.code);
-        const token = ensureVoterToken(req, res);
-        const outcome = await setPageVote(services.db.pool, target, id, token, false);
+        const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
+        const outcome = await setPageVote(services.db.pool, target, id, voter, false, services.publicPage.votes);
         res.json({ suggestion_id: id, voted: false, upvote_count: outcome.upvoteCount });
       },
     }),

@@ -3,6 +3,7 @@ import { inTransaction } from '../db/database.js';
 import { customer } from '../activity/activity.service.js';
 import { conflict, HttpError, notFound } from '../errors/http-error.js';
 import type { ListCache } from '../cache/list-cache.js';
+import type { VoteAllowance } from '../http/rate-limit.js';
 import { createSuggestion } from '../suggestions/suggestion.service.js';
 import { castVote, votedBy, withdrawVote } from '../votes/vote.service.js';
 import type { AcceptedForm } from './page.security.js';
@@ -201,20 +202,39 @@ export async function postFeedback(
   return committed;
 }
 
-/** The page's voter votes for, or takes back a vote on, a suggestion the page shows. */
+/** A browser voting on the page: its anonymous token, and the address it votes from. */
+export interface PageVoter {
+  token: string;
+  address: string;
+}
+
+/**
+ * The page's voter votes for, or takes back a vote on, a suggestion the page shows. A new vote takes
+ * one of the places its address has for the suggestion (a browser that drops its cookie is a new
+ * voter each time; its address is not): refused with a 429 when they are spent, given back when the
+ * vote was not new or not cast.
+ */
 export async function setPageVote(
   pool: pg.Pool,
   target: CodeTarget,
   suggestionId: string,
-  voterToken: string,
+  voter: PageVoter,
   voted: boolean,
+  allowance: VoteAllowance,
 ): Promise<{ changed: boolean; upvoteCount: number }> {
   const by = customer(target.business_id, target.qr_code_id);
-  const voter = { type: 'anonymous', token: voterToken } as const;
-  if (voted) {
-    const outcome = await castVote(pool, by, suggestionId, voter, { publicOnly: true });
-    return { changed: outcome.created, upvoteCount: outcome.upvoteCount };
+  const anonymous = { type: 'anonymous', token: voter.token } as const;
+  if (!voted) {
+    const outcome = await withdrawVote(pool, by, suggestionId, { voter: anonymous }, { publicOnly: true });
+    return { changed: outcome.removed, upvoteCount: outcome.upvoteCount };
   }
-  const outcome = await withdrawVote(pool, by, suggestionId, { voter }, { publicOnly: true });
-  return { changed: outcome.removed, upvoteCount: outcome.upvoteCount };
+  const place = await allowance.take(voter.address, suggestionId);
+  try {
+    const outcome = await castVote(pool, by, suggestionId, anonymous, { publicOnly: true });
+    if (!outcome.created) await place.giveBack();
+    return { changed: outcome.created, upvoteCount: outcome.upvoteCount };
+  } catch (err) {
+    await place.giveBack();
+    throw err;
+  }
 }

@@ -18,7 +18,10 @@ afterAll(async () => {
 });
 
 /** An app of its own on the file's database, made at its first request (the database opens in beforeAll). */
-function pageApp(limits: { pageWriteLimit?: number; pageReadLimit?: number } = {}, clock = () => now) {
+function pageApp(
+  limits: { pageWriteLimit?: number; pageReadLimit?: number; pageVotesPerAddress?: number } = {},
+  clock = () => now,
+) {
   let made: { app: ReturnType<typeof createApp>; scans: ScanCounter } | undefined;
   const make = () => {
     const { logger } = capturingLogger();
@@ -584,6 +587,45 @@ describe('budgets per address on the page', () => {
     expect(json.status).toBe(429);
     expect(json.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
     expect((await agent.get(url)).status).toBe(200);
+  });
+
+  it('When one address votes again and again dropping its cookie, then votes beyond its cap are refused and the count stops', async () => {
+    const capped = pageApp({ pageVotesPerAddress: 3 });
+    const { t, qr, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    const other = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    // Every request from a new agent: a browser without the cookie of its last vote.
+    const formVote = (id: string) =>
+      capped.request().post(`${url}/votes/${id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    const jsonVote = (agent = capped.request()) =>
+      agent.post(`/public/suggestions/${s.id}/vote`).set('Origin', ORIGIN).send({ code: qr.code });
+    const voter = capped.request();
+    expect((await jsonVote(voter)).status).toBe(201);
+    // Not a new vote: it takes no place.
+    expect((await jsonVote(voter)).status).toBe(200);
+    expect((await formVote(s.id)).status).toBe(303);
+    expect((await jsonVote()).status).toBe(201);
+
+    const page = await formVote(s.id);
+    expect(page.status).toBe(429);
+    expect(page.type).toBe('text/html');
+    expect(page.text).toContain('Vote not counted');
+    expect(page.text).toContain('as many votes from your network as one network can give in a day');
+    expect(Number(page.headers['retry-after'])).toBeGreaterThan(23 * 60 * 60);
+    const json = await jsonVote();
+    expect(json.status).toBe(429);
+    expect(json.body.error).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      retryAfter: Number(json.headers['retry-after']),
+    });
+    expect(json.body.error.message).toContain('3 votes from this address');
+
+    const count = async (id: string) =>
+      (await ctx.request().get(`/api/v1/suggestions/${id}`).set('X-API-Key', t.read)).body.upvote_count as number;
+    expect(await count(s.id)).toBe(3);
+    // The cap is per suggestion: the same address still votes for another one.
+    expect((await formVote(other.id)).status).toBe(303);
+    expect(await count(other.id)).toBe(1);
   });
 
   it('When an address spends its read budget, then the next page view is a 429', async () => {
