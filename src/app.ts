@@ -71,7 +71,13 @@ export function createApp({
   // Behind a reverse proxy, req.ip must be the client's address, not the proxy's: failed
   // authentications are limited per address.
   if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
-  const limiters = rateLimiters ?? createRateLimiters({ limit: config.RATE_LIMIT_PER_MINUTE ?? 60, logger });
+  const limiters =
+    rateLimiters ??
+    createRateLimiters({
+      limit: config.RATE_LIMIT_PER_MINUTE ?? 60,
+      pageVotesPerAddress: config.PAGE_VOTES_PER_ADDRESS_PER_DAY,
+      logger,
+    });
   /**
    * Every route with a credential in a header: a valid credential is always served, and a refused one
    * from an address that has spent its failure budget is a 429; an identified credential is charged for
@@ -125,12 +131,17 @@ export function createApp({
       formKey: config.PAGE_FORM_SECRET ? Buffer.from(config.PAGE_FORM_SECRET) : randomBytes(32),
       minFillMs: (config.PAGE_MIN_FILL_SECONDS ?? 3) * 1000,
       countScan: (qrCodeId, businessId, at) => scans.count(qrCodeId, businessId, at),
+      votes: limiters.pageVotes,
     },
   };
   const routes = new RouteTable(ROUTES, services);
 
   // No credential and no rate limit, and available while the service is still starting.
   app.use(routes.mount(['open']), docsPages());
+
+  // The public feedback pages (no credential): budgets per address, reads apart from writes. Before the
+  // check below, so that while the service is starting they answer a page, not JSON (they check it too).
+  app.use(publicPages(services, limiters.pageBudget));
 
   app.use((_req, _res, next) => {
     if (!isReady()) throw serviceUnavailable('Service is starting, retry shortly');
@@ -147,8 +158,7 @@ export function createApp({
   app.use('/auth', routes.mount(['public'], '/auth', [limiters.holdWhileInFlight]));
   app.use('/invites', routes.mount(['public'], '/invites', [limiters.holdWhileInFlight]));
 
-  // The public feedback page (no credential): budgets per address, reads apart from writes.
-  app.use(publicPages(services, limiters.pageBudget));
+  // The JSON side of the public feedback page, on the same budgets.
   const pageReads = limiters.pageBudget('read', 'json');
   const pageWrites = limiters.pageBudget('write', 'json');
   const pageBudget: RequestHandler = (req, res, next) =>

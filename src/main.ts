@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     failedAuthLimit: config.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,
     pageWriteLimit: config.PAGE_WRITES_PER_MINUTE,
     pageReadLimit: config.PAGE_READS_PER_MINUTE,
+    pageVotesPerAddress: config.PAGE_VOTES_PER_ADDRESS_PER_DAY,
     redis: config.REDIS_URL ? { url: config.REDIS_URL } : undefined,
     logger,
   });

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'http://localhost:3000',
       PAGE_WRITES_PER_MINUTE: 30,
       PAGE_READS_PER_MINUTE: 300,
+      PAGE_VOTES_PER_ADDRESS_PER_DAY: 50,
       PAGE_MIN_FILL_SECONDS: 3,
       EVENT_RETENTION_DAYS: 30,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,

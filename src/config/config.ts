@@ -58,6 +58,11 @@ const envFields = z.object({
   /** The public feedback page's budgets per client address and minute: posts and votes, and page views. */
   PAGE_WRITES_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(30)),
   PAGE_READS_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(300)),
+  /**
+   * Votes the public page adds to one suggestion from one client address in a day, whatever its
+   * cookies say; a venue whose guests share one wifi address and expect more raises it.
+   */
+  PAGE_VOTES_PER_ADDRESS_PER_DAY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(50)),
   /** Feedback posted sooner than this after the form was shown is refused (bots fill forms at once). */
   PAGE_MIN_FILL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(600).default(3)),
   /** Signs the page's form tokens; set the same value on every instance behind one address. Random if unset. */

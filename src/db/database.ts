@@ -167,3 +167,20 @@ export async function withTransaction<T>(pool: pg.Pool, work: (tx: pg.PoolClient
     client.release(broken);
   }
 }
+
+/**
+ * Runs `work` in one transaction that every query it makes on `pool` joins, as a request transaction
+ * (runInTransaction): for a service that composes other services' writes, each written against the
+ * pool. What they deferred to the commit runs after it; inside a request transaction, `work` joins it.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
+  if (joinedClient(pool)) return work();
+  let deferred: (() => void)[] = [];
+  const result = await withTransaction(pool, async (client) => {
+    const ran = await runInTransaction(pool, client, work);
+    deferred = ran.afterCommit;
+    return ran.result;
+  });
+  for (const callback of deferred) callback();
+  return result;
+}

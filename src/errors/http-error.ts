@@ -24,11 +24,13 @@ export class CredentialError extends HttpError {}
  * not the general error body, and a Retry-After header equal to `retryAfter` (whole seconds, at least 1).
  */
 export class RateLimitError extends HttpError {
+  /** `code` tells refusals apart inside the service (a page words them differently); the body's is the spec's. */
   constructor(
     readonly retryAfter: number,
     message: string,
+    code = 'RATE_LIMIT_EXCEEDED',
   ) {
-    super(429, message, 'RATE_LIMIT_EXCEEDED', { 'Retry-After': String(retryAfter) });
+    super(429, message, code, { 'Retry-After': String(retryAfter) });
   }
 }
 

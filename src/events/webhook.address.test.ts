@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refusedAddress } from './webhook.address.js';
+import { refusedAddress, refusedHost } from './webhook.address.js';
 import { postWebhook } from './webhook.sender.js';
 import { JITTER, nextAttemptDelay, RETRY_SCHEDULE_MS } from './webhook.worker.js';
 
@@ -30,8 +30,45 @@ describe('refusedAddress', () => {
     }
   });
 
+  it('When an IPv6 address carries a loopback or private IPv4 address, then it is refused, in every form', () => {
+    for (const [address, form] of [
+      ['::127.0.0.1', 'IPv4-compatible, dotted'],
+      ['::7f00:1', 'IPv4-compatible, as a URL writes it'],
+      ['::10.0.0.1', 'IPv4-compatible, private'],
+      ['::ffff:7f00:1', 'IPv4-mapped, in hex'],
+      ['::ffff:0:7f00:1', 'IPv4-translated'],
+      ['::ffff:0:127.0.0.1', 'IPv4-translated, dotted'],
+      ['64:ff9b::7f00:1', 'NAT64 well-known prefix'],
+      ['64:ff9b::a9fe:a9fe', 'NAT64 well-known prefix, link-local'],
+      ['64:ff9b:1::7f00:1', 'NAT64 local-use prefix'],
+      ['64:ff9b:1:7f00:1::', 'NAT64 local-use prefix, /48 layout'],
+      ['2002:7f00:1::', '6to4'],
+      ['2002:a00:1::1', '6to4, private'],
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo, client 127.0.0.1 obfuscated'],
+      ['2001:0:7f00:1::', 'Teredo, server 127.0.0.1'],
+      ['::5efe:7f00:1', 'ISATAP'],
+      ['::200:5efe:a00:1', 'ISATAP, global bit'],
+      ['2606:4700::5efe:7f00:1', 'ISATAP behind a public prefix'],
+      ['2606:4700::200:5efe:c0a8:101', 'ISATAP behind a public prefix, private'],
+    ]) {
+      expect(refusedAddress(address!), `${address} (${form})`).not.toBeNull();
+    }
+  });
+
+  it('When an address in a webhook URL is an IPv6 literal carrying a loopback address, then its host is refused', () => {
+    for (const url of ['http://[::127.0.0.1]/', 'http://[::ffff:0:127.0.0.1]/', 'http://[::5efe:127.0.0.1]/']) {
+      expect(refusedHost(new URL(url)), url).not.toBeNull();
+    }
+  });
+
   it('When an address is public unicast, then it is allowed', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+    for (const address of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+      '2606:4700::5efe:808:808',
+    ]) {
       expect(refusedAddress(address), address).toBeNull();
     }
   });

@@ -27,7 +27,8 @@ const UNAVAILABLE_CODES = new Set([
   '53300', // too_many_connections
 ]);
 
-function isUnavailable(err: unknown): boolean {
+/** Whether an error says the database cannot be reached now (a 503 with Retry-After, not a 500). */
+export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as NodeJS.ErrnoException).code;
   if (code && UNAVAILABLE_CODES.has(code)) return true;

@@ -21,6 +21,12 @@ export interface RateLimitOptions {
   /** The public feedback page's budgets per client address and window: writes (posting, voting) and reads. */
   pageWriteLimit?: number;
   pageReadLimit?: number;
+  /**
+   * Votes the public page adds to one suggestion from one client address per `pageVoteWindowMs` (a day),
+   * whatever the voter cookie says: a browser that drops its cookie is a new voter, its address is not.
+   */
+  pageVotesPerAddress?: number;
+  pageVoteWindowMs?: number;
   /** Shared counters for several instances; in memory per instance when absent. */
   redis?: RedisOptions;
   logger: Logger;
@@ -55,11 +61,32 @@ export interface RateLimiters {
    * Retry-After.
    */
   pageBudget: (kind: 'read' | 'write', answer: 'json' | 'html') => RequestHandler;
+  /** The public page's votes per address and suggestion. */
+  pageVotes: VoteAllowance;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
 
+/** A vote's place among those an address may add to a suggestion; given back when no vote was added. */
+export interface VotePlace {
+  giveBack(): Promise<void>;
+}
+
+export interface VoteAllowance {
+  /**
+   * Takes one of the votes `address` may add to `suggestionId` in the window, or throws a 429
+   * (`VOTE_LIMIT`, with Retry-After) when they are spent.
+   */
+  take(address: string, suggestionId: string): Promise<VotePlace>;
+}
+
 const DEFAULT_FAILED_AUTH_LIMIT = 30;
+/**
+ * Enough for the guests of a busy venue, who share its wifi's address, to back one suggestion in a
+ * day; a stuffer dropping the cookie gets this many instead of some 40,000.
+ */
+export const DEFAULT_PAGE_VOTES_PER_ADDRESS = 50;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_PAGE_WRITE_LIMIT = 30;
 const DEFAULT_PAGE_READ_LIMIT = 300;
 
@@ -183,6 +210,37 @@ function failureBudget(store: Store, limit: number, windowMs: number) {
 }
 
 /**
+ * Votes per address and suggestion, counted in one store (Redis when configured, so every instance
+ * counts the same votes): a place is taken before the vote is cast, and given back when it added none.
+ */
+function voteAllowance(store: Store, limit: number, windowMs: number): VoteAllowance {
+  void store.init?.({ windowMs } as Options);
+  return {
+    async take(address, suggestionId) {
+      const key = `${ipKeyGenerator(address)} ${suggestionId}`;
+      const info = await store.increment(key);
+      if (info.totalHits > limit) {
+        await store.decrement(key);
+        const seconds = secondsUntilReset(info.resetTime, windowMs);
+        throw new RateLimitError(
+          seconds,
+          `This suggestion already has ${limit} votes from this address today; votes from it count again in ${seconds} s`,
+          'VOTE_LIMIT',
+        );
+      }
+      let given = false;
+      return {
+        async giveBack() {
+          if (given) return;
+          given = true;
+          await store.decrement(key);
+        },
+      };
+    },
+  };
+}
+
+/**
  * The limiters every router with a credential uses: `refuseSpentAddress` (a credential in a header)
  * or `holdWhileInFlight` (in the body) before the credential is looked at, `perCredential` once it
  * is identified.
@@ -256,6 +314,11 @@ export function createRateLimiters(options: RateLimitOptions): RateLimiters {
     ...failures,
     perCredential,
     pageBudget: (kind, answer) => pageBudgets[kind](answer),
+    pageVotes: voteAllowance(
+      storeFor('page-votes'),
+      options.pageVotesPerAddress ?? DEFAULT_PAGE_VOTES_PER_ADDRESS,
+      options.pageVoteWindowMs ?? DAY_MS,
+    ),
     async close() {
       for (const store of stores) await store.shutdown?.();
       await redis?.close();

@@ -13,6 +13,7 @@ import type { ErrorStatus } from '../shared/responses.js';
 import { jsonBody } from './body.js';
 import { runIdempotently } from './idempotency.js';
 import { idParam } from './params.js';
+import type { VoteAllowance } from './rate-limit.js';
 import { parseBody, parseQuery } from './validation.js';
 
 /** What handlers are given besides the request: made once by createApp. */
@@ -51,6 +52,8 @@ export interface PublicPageState {
   minFillMs: number;
   /** Counts one open of a QR code's page; written in batches. */
   countScan(qrCodeId: string, businessId: string, at: Date): void;
+  /** The votes one address may add to one suggestion in a day (PAGE_VOTES_PER_ADDRESS_PER_DAY). */
+  votes: VoteAllowance;
 }
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import type { z } from 'zod';
-import { HttpError } from '../errors/http-error.js';
+import { HttpError, serviceUnavailable } from '../errors/http-error.js';
+import { isUnavailable } from '../http/error-handler.js';
 import { idParam } from '../http/params.js';
 import type { Services } from '../http/route.js';
 import type { CodeTarget } from './page.repository.js';
@@ -11,6 +12,7 @@ import { feedbackForm, pageQuery, qrCodeParam, voteForm } from './page.schemas.j
 import {
   assertHumanPost,
   assertSameOrigin,
+  type AcceptedForm,
   ensureVoterToken,
   issueFormToken,
   readVoterToken,
@@ -156,27 +158,47 @@ const MESSAGES: Record<number, [string, string]> = {
   404: ['Page not found', 'There is no feedback page here. Check the code you scanned.'],
   410: ['This code is no longer active', 'This QR code is no longer in use. Please ask the staff for a current one.'],
   429: ['Too many requests', 'Too many requests came from your network.'],
+  503: ['Back in a moment', 'The feedback page cannot be reached right now. Your feedback was not sent yet.'],
 };
+
+/** Refusals that need their own words for a visitor, by code; they say when to come back themselves. */
+const CODE_MESSAGES: Record<string, [string, string]> = {
+  VOTE_LIMIT: [
+    'Vote not counted',
+    'This suggestion already has as many votes from your network as one network can give in a day. ' +
+      'Thank you for your support!',
+  ],
+};
+
+/** The HttpError an error stands for on a page: a database that cannot be reached is a 503, as in the API. */
+function pageError(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  if (isUnavailable(err)) return serviceUnavailable();
+  return undefined;
+}
 
 /**
  * Errors on the pages are pages too, with the right status (a 404, the inactive code's 410, a 429
- * with Retry-After); a client that asks for JSON gets the service's JSON errors instead.
+ * or a 503 while the database cannot be reached, both with Retry-After); a client that asks for JSON
+ * gets the service's JSON errors instead.
  */
 const pageErrors: ErrorRequestHandler = (err: unknown, req, res, next) => {
   if (req.accepts(['html', 'json']) === 'json' || res.headersSent) return next(err);
-  const status =
-    err instanceof HttpError
-      ? err.statusCode
-      : typeof (err as { status?: unknown }).status === 'number' && (err as { status: number }).status < 500
-        ? 400
-        : 500;
-  if (status >= 500) req.log.error({ err }, 'public page error');
-  if (err instanceof HttpError) res.set(err.headers);
-  const [heading, message] = MESSAGES[status] ?? ['Something went wrong', 'Please try again in a moment.'];
+  const httpError = pageError(err);
+  const status = httpError
+    ? httpError.statusCode
+    : typeof (err as { status?: unknown }).status === 'number' && (err as { status: number }).status < 500
+      ? 400
+      : 500;
+  if (status === 503 && !(err instanceof HttpError)) req.log.warn({ err }, 'database unavailable');
+  else if (status >= 500) req.log.error({ err }, 'public page error');
+  if (httpError) res.set(httpError.headers);
+  const own = httpError?.code ? CODE_MESSAGES[httpError.code] : undefined;
+  const [heading, message] = own ?? MESSAGES[status] ?? ['Something went wrong', 'Please try again in a moment.'];
   res
     .status(status)
     .type('html')
-    .send(renderMessage(heading, message, res.get('Retry-After')));
+    .send(renderMessage(heading, message, own ? undefined : res.get('Retry-After')));
 };
 
 /**
@@ -189,6 +211,11 @@ export function publicPages(services: Services, budget: Budget): Router {
   const read = budget('read', 'html');
   const write = budget('write', 'html');
   const pool = services.db.pool;
+  /** Mounted before the app's own check, so that a page says "starting" as a page too. */
+  const ready: RequestHandler = (_req, _res, next) => {
+    if (!services.isReady()) throw serviceUnavailable('Service is starting, retry shortly');
+    next();
+  };
 
   for (const { path, body, type } of ASSETS) {
     router.get(path, (_req, res) => {
@@ -200,11 +227,12 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.type('html').send(renderLanding());
   });
 
-  router.get('/f/:code', pagePolicy, read, async (req, res) => {
+  router.get('/f/:code', pagePolicy, read, ready, async (req, res) => {
     const code = codeOf(req);
     const target = await openCode(pool, code);
     const query = pageQuery.parse(req.query);
-    if (!query.thanks)
+    // A HEAD (a link checker, a preview) opens nothing: only a GET of the page counts as a scan.
+    if (!query.thanks && req.method === 'GET')
       services.publicPage.countScan(target.qr_code_id, target.business_id, new Date(services.publicPage.now()));
     await sendPage(req, res, services, code, target, {
       sort: query.sort,
@@ -214,7 +242,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     });
   });
 
-  router.post('/f/:code', pagePolicy, write, formBody, async (req, res) => {
+  router.post('/f/:code', pagePolicy, write, ready, formBody, async (req, res) => {
     assertSameOrigin(req, services.publicBaseUrl);
     const code = codeOf(req);
     const target = await openCode(pool, code);
@@ -228,25 +256,28 @@ export function publicPages(services: Services, budget: Budget): Router {
     const refuse = (error: string) =>
       sendPage(req, res, services, code, target, { sort: 'trending', offset: 0, form: { ...values, error } }, 400);
     if (!parsed.success) return refuse(formError(parsed.error));
+    let form: AcceptedForm;
     try {
-      assertHumanPost(services.publicPage, code, parsed.data);
+      form = assertHumanPost(services.publicPage, code, parsed.data);
     } catch (err) {
       if (err instanceof HttpError) return refuse(err.message);
       throw err;
     }
-    const posted = await postFeedback(pool, target, parsed.data);
+    // A form sent again (a double click, a reload of the post) stores nothing and thanks as the first did.
+    const posted = await postFeedback(pool, target, parsed.data, form, new Date(services.publicPage.now()));
     const thanks = posted.awaitingReview ? 'thanks=review' : `thanks=shown&s=${posted.id}`;
     res.redirect(303, `/f/${code}?${thanks}`);
   });
 
-  router.post('/f/:code/votes/:id', pagePolicy, write, formBody, async (req, res) => {
+  router.post('/f/:code/votes/:id', pagePolicy, write, ready, formBody, async (req, res) => {
     assertSameOrigin(req, services.publicBaseUrl);
     const code = codeOf(req);
     const target = await openCode(pool, code);
     const id = idParam(req.params.id, 'Suggestion');
     const form = voteForm.safeParse(req.body ?? {});
     if (!form.success) throw new HttpError(400, 'Bad vote form', 'BAD_REQUEST');
-    await setPageVote(pool, target, id, ensureVoterToken(req, res), form.data.action === 'add');
+    const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
+    await setPageVote(pool, target, id, voter, form.data.action === 'add', services.publicPage.votes);
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
     res.redirect(303, `/f/${code}?${back}#s-${id}`);
   });

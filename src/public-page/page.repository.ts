@@ -124,3 +124,66 @@ export async function addScans(db: Queryable, counts: ScanCount[]): Promise<void
     [counts.map((c) => c.qrCodeId), counts.map((c) => c.day), counts.map((c) => c.scans)],
   );
 }
+
+/** A form token that has sent feedback, and what its post answered. */
+export interface UsedFormToken {
+  suggestion_id: string;
+  awaiting_review: boolean;
+}
+
+/**
+ * Records that a form token sent a suggestion; false when it had already sent one (a row under its
+ * digest exists, or is being written by a transaction this one then waits for).
+ */
+export async function insertUsedFormToken(
+  db: Queryable,
+  businessId: string,
+  token: { digest: Buffer; expiresAt: Date; suggestionId: string; awaitingReview: boolean },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    /* sql */ `
+    INSERT INTO page_form_tokens (digest, business_id, suggestion_id, awaiting_review, expires_at)
+    VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (digest) DO NOTHING`,
+    [token.digest, businessId, token.suggestionId, token.awaitingReview, token.expiresAt],
+  );
+  return rowCount === 1;
+}
+
+export async function findUsedFormToken(
+  db: Queryable,
+  businessId: string,
+  digest: Buffer,
+): Promise<UsedFormToken | null> {
+  const { rows } = await db.query<UsedFormToken>(
+    /* sql */ `
+    SELECT suggestion_id, awaiting_review
+    FROM page_form_tokens
+    WHERE business_id = $1
+      AND digest = $2`,
+    [businessId, digest],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Deletes up to `limit` rows of tokens that expired before `now`, of every business (no token is
+ * accepted after it expires, so none is needed): each post prunes a few, so the table holds about
+ * one token lifetime of posts. Rows another post is pruning are skipped, not waited for.
+ */
+export async function deleteExpiredFormTokens(db: Queryable, now: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    /* sql */ `
+    DELETE FROM page_form_tokens
+    WHERE digest IN (
+      SELECT digest
+      FROM page_form_tokens
+      WHERE expires_at < $1
+      ORDER BY expires_at
+      LIMIT $2
+      FOR UPDATE SKIP LOCKED
+    )`,
+    [now, limit],
+  );
+  return rowCount ?? 0;
+}

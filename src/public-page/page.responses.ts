@@ -60,7 +60,7 @@ export const publicPageSchema = z
         limit: 20,
         offset: 0,
         next_offset: null,
-        form_token: '1767173400000.Xq2v6mJ0b1Tz0QkYp8V3sR9cW4eN7uHa5LdGf2KjM1o',
+        form_token: '1767173400000.pQ7sLm2xVb9eRt4k.Xq2v6mJ0b1Tz0QkYp8V3sR9cW4eN7uHa5LdGf2KjM1o',
       },
     ],
   });

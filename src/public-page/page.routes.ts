@@ -9,7 +9,14 @@ import {
   issueFormToken,
   readVoterToken,
 } from './page.security.js';
-import { listPublicSuggestions, openCode, PAGE_SIZE, postFeedback, setPageVote } from './page.service.js';
+import {
+  formAlreadySent,
+  listPublicSuggestions,
+  openCode,
+  PAGE_SIZE,
+  postFeedback,
+  setPageVote,
+} from './page.service.js';
 
 const common = { tag: 'Public feedback page', guard: 'public' } as const;
 const suggestionParam = { id: 'A suggestion the page shows; any other id is a 404' };
@@ -80,15 +87,18 @@ export const publicPageFeature: Feature = {
       description:
         'Becomes a `public` suggestion from the QR code, at its location. On a business that requires ' +
         'approval it appears after review. Refused (400) when `website` is filled or when sent sooner ' +
-        'than a few seconds after `form_token` was issued.',
+        'than a few seconds after `form_token` was issued. A `form_token` sends feedback once: sent ' +
+        'again, it is a 409 and nothing is stored.',
       body: postFeedbackBody,
       responses: [{ status: 201, description: 'Received', json: postedFeedbackSchema }],
-      errors: [403, 404, 410],
+      errors: [403, 404, 409, 410],
       handler: async ({ req, res, body, services }) => {
         sameOrigin(req, services);
         const target = await openCode(services.db.pool, body.code);
-        assertHumanPost(services.publicPage, body.code, body);
-        const posted = await postFeedback(services.db.pool, target, body);
+        const form = assertHumanPost(services.publicPage, body.code, body);
+        const now = new Date(services.publicPage.now());
+        const posted = await postFeedback(services.db.pool, target, body, form, now);
+        if (posted.repeated) throw formAlreadySent();
         res.status(201).json({
           id: posted.id,
           awaiting_review: posted.awaitingReview,
@@ -106,7 +116,9 @@ export const publicPageFeature: Feature = {
       summary: 'Upvote a suggestion from a feedback page',
       description:
         'Once per browser: the voter is an anonymous token in an HttpOnly cookie (set here when missing), ' +
-        'stored only as a digest. 201 for a new vote, 200 when this browser had already voted.',
+        'stored only as a digest. 201 for a new vote, 200 when this browser had already voted. A browser ' +
+        'that drops its cookie votes again, so one address adds at most `PAGE_VOTES_PER_ADDRESS_PER_DAY` ' +
+        '(50) votes to a suggestion in a day; beyond, a 429 with Retry-After.',
       body: voteBody,
       responses: [
         { status: 201, description: 'Voted', json: pageVoteSchema },
@@ -116,8 +128,8 @@ export const publicPageFeature: Feature = {
       handler: async ({ req, res, body, services, id }) => {
         sameOrigin(req, services);
         const target = await openCode(services.db.pool, body.code);
-        const token = ensureVoterToken(req, res);
-        const outcome = await setPageVote(services.db.pool, target, id, token, true);
+        const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
+        const outcome = await setPageVote(services.db.pool, target, id, voter, true, services.publicPage.votes);
         res
           .status(outcome.changed ? 201 : 200)
           .json({ suggestion_id: id, voted: true, upvote_count: outcome.upvoteCount });
@@ -138,8 +150,8 @@ export const publicPageFeature: Feature = {
       handler: async ({ req, res, query, services, id }) => {
         sameOrigin(req, services);
         const target = await openCode(services.db.pool, query.code);
-        const token = ensureVoterToken(req, res);
-        const outcome = await setPageVote(services.db.pool, target, id, token, false);
+        const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
+        const outcome = await setPageVote(services.db.pool, target, id, voter, false, services.publicPage.votes);
         res.json({ suggestion_id: id, voted: false, upvote_count: outcome.upvoteCount });
       },
     }),

@@ -30,9 +30,14 @@ const feedbackFields = {
   customer_name: nullToAbsent(optionalOneLine(CUSTOMER_NAME_MAX)),
   customer_email: nullToAbsent(email.optional()),
   website: z.string().max(500).optional().meta({ description: 'Leave empty: only bots fill this field' }),
-  form_token: z.string().max(200).meta({
-    description: "The `form_token` of the list (or of the page's form): feedback sent too soon after it is refused",
-  }),
+  form_token: z
+    .string()
+    .max(200)
+    .meta({
+      description:
+        "The `form_token` of the list (or of the page's form): feedback sent too soon after it is refused, " +
+        'and it sends feedback once',
+    }),
 };
 
 export const postFeedbackBody = z.strictObject({ code: qrCodeParam, ...feedbackFields }).meta({
@@ -41,7 +46,7 @@ export const postFeedbackBody = z.strictObject({ code: qrCodeParam, ...feedbackF
       code: 'k3Fz9QbT2w',
       content: 'Could you add oat milk for the flat whites?',
       customer_name: 'Ana',
-      form_token: '1767173400000.Xq2v6mJ0b1Tz0QkYp8V3sR9cW4eN7uHa5LdGf2KjM1o',
+      form_token: '1767173400000.pQ7sLm2xVb9eRt4k.Xq2v6mJ0b1Tz0QkYp8V3sR9cW4eN7uHa5LdGf2KjM1o',
     },
   ],
 });

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { badRequest, forbidden } from '../errors/http-error.js';
 
@@ -17,7 +17,10 @@ export function assertSameOrigin(req: Request, publicBaseUrl: string): void {
   }
 }
 
-/** What the page's form token protects: a minimum time between showing the form and posting it. */
+/**
+ * What the page's form token protects: a minimum time between showing the form and posting it, and
+ * one post per form (page.service.ts records the tokens that sent feedback).
+ */
 export interface FormClock {
   now: () => number;
   /** Signs form tokens; random per process unless PAGE_FORM_SECRET is set (needed with several instances). */
@@ -28,17 +31,28 @@ export interface FormClock {
 /** Tokens older than this are refused: the page is reloaded for a new one. */
 const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-const sign = (key: Buffer, code: string, issuedAt: number) =>
-  createHmac('sha256', key).update(`${code}:${issuedAt}`).digest('base64url');
+const sign = (key: Buffer, code: string, issuedAt: number, nonce: string) =>
+  createHmac('sha256', key).update(`${code}:${issuedAt}:${nonce}`).digest('base64url');
 
-/** `<issued at, ms>.<HMAC of code and time>`: put in the form when it is shown. */
+/**
+ * `<issued at, ms>.<nonce>.<HMAC of code, time and nonce>`: put in the form when it is shown. The
+ * random nonce makes every form's token its own, even two shown in the same millisecond, since each
+ * sends feedback once.
+ */
 export function issueFormToken(clock: FormClock, code: string): string {
   const issuedAt = clock.now();
-  return `${issuedAt}.${sign(clock.formKey, code, issuedAt)}`;
+  const nonce = randomBytes(12).toString('base64url');
+  return `${issuedAt}.${nonce}.${sign(clock.formKey, code, issuedAt, nonce)}`;
 }
 
 const notAccepted = () =>
   badRequest('Your feedback could not be accepted: reload the page, then take a moment before sending it');
+
+/** A form token that passed: what names it (a digest: the token is never stored) and until when it counts. */
+export interface AcceptedForm {
+  digest: Buffer;
+  expiresAt: Date;
+}
 
 /**
  * Naive bots fill every field (the honeypot `website`, hidden from people) or post at once, or
@@ -48,16 +62,21 @@ export function assertHumanPost(
   clock: FormClock,
   code: string,
   fields: { form_token?: string; website?: string },
-): void {
+): AcceptedForm {
   if (fields.website) throw notAccepted();
-  const [issued, signature] = (fields.form_token ?? '').split('.');
+  const token = fields.form_token ?? '';
+  const [issued, nonce, signature, ...rest] = token.split('.');
   const issuedAt = Number(issued);
-  if (!Number.isSafeInteger(issuedAt) || !signature) throw notAccepted();
-  const expected = Buffer.from(sign(clock.formKey, code, issuedAt));
+  if (!Number.isSafeInteger(issuedAt) || !nonce || !signature || rest.length > 0) throw notAccepted();
+  const expected = Buffer.from(sign(clock.formKey, code, issuedAt, nonce));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notAccepted();
   const age = clock.now() - issuedAt;
   if (age < clock.minFillMs || age > TOKEN_LIFETIME_MS) throw notAccepted();
+  return {
+    digest: createHash('sha256').update(token).digest(),
+    expiresAt: new Date(issuedAt + TOKEN_LIFETIME_MS),
+  };
 }
 
 export const VOTER_COOKIE = 'fb_voter';

@@ -1,13 +1,19 @@
 import type pg from 'pg';
+import { inTransaction } from '../db/database.js';
 import { customer } from '../activity/activity.service.js';
-import { HttpError, notFound } from '../errors/http-error.js';
+import { conflict, HttpError, notFound } from '../errors/http-error.js';
 import type { ListCache } from '../cache/list-cache.js';
+import type { VoteAllowance } from '../http/rate-limit.js';
 import { createSuggestion } from '../suggestions/suggestion.service.js';
 import { castVote, votedBy, withdrawVote } from '../votes/vote.service.js';
+import type { AcceptedForm } from './page.security.js';
 import {
+  deleteExpiredFormTokens,
   findCodeTarget,
   findPublicSuggestion,
   findPublicSuggestions,
+  findUsedFormToken,
+  insertUsedFormToken,
   type CodeTarget,
   type PublicSort,
   type PublicSuggestionRow,
@@ -16,6 +22,10 @@ import {
 export const PAGE_SIZE = 20;
 
 export const codeInactive = () => new HttpError(410, 'This feedback code is no longer active', 'CODE_INACTIVE');
+
+/** A form token sends feedback once: the JSON side refuses it again with this 409. */
+export const formAlreadySent = () =>
+  conflict('This form_token has already sent its feedback: list the suggestions again for a new one');
 
 /** The business and location behind a code: unknown is a 404, inactive a 410. */
 export async function openCode(pool: pg.Pool, code: string): Promise<CodeTarget> {
@@ -109,58 +119,122 @@ export interface Feedback {
   customer_email?: string;
 }
 
+export interface PostedFeedback {
+  id: string;
+  awaitingReview: boolean;
+  /** As the page shows it; null while awaiting review, and for a repeated post. */
+  item: PublicItem | null;
+  /** True when this form had already sent its feedback: nothing new was stored; id and awaitingReview are the first post's. */
+  repeated: boolean;
+}
+
+/** Expired form tokens each post prunes: more than one, so the table shrinks whenever posts come. */
+const PRUNE_PER_POST = 20;
+
+/** Thrown inside the post's transaction to roll its suggestion back. */
+class RepeatedForm extends Error {}
+
+/** What the first post with this form answered, for a repeated one. */
+async function repeatedPost(pool: pg.Pool, businessId: string, digest: Buffer): Promise<PostedFeedback | null> {
+  const used = await findUsedFormToken(pool, businessId, digest);
+  if (!used) return null;
+  return { id: used.suggestion_id, awaitingReview: used.awaiting_review, item: null, repeated: true };
+}
+
 /**
  * A customer's feedback becomes a `public` suggestion from the QR code, at its location, analysed like
- * any other; on a business that requires approval it waits for review before the page shows it.
+ * any other; on a business that requires approval it waits for review before the page shows it. Each
+ * form sends feedback once: its token is recorded in the suggestion's transaction, and a form sent
+ * again (a double click, a reload of the post, a replay) is rolled back and answers as the first post
+ * did. Replays are rare, so they are found by the token's unique digest rather than looked up first.
  */
 export async function postFeedback(
   pool: pg.Pool,
   target: CodeTarget,
   feedback: Feedback,
-): Promise<{ id: string; awaitingReview: boolean; item: PublicItem | null }> {
-  const row = await createSuggestion(
-    pool,
-    customer(target.business_id, target.qr_code_id),
-    {
-      content: feedback.content,
-      customer_name: feedback.customer_name,
-      customer_email: feedback.customer_email,
-      visibility: 'public',
-      status: 'pending',
-      priority: 'medium',
-      location_id: target.location_id ?? undefined,
-    },
-    'qr_code',
-  );
-  const awaitingReview = row.review_state === 'pending';
-  const item: PublicItem | null = awaitingReview
-    ? null
-    : {
-        id: row.id,
-        content: row.content,
-        status: 'pending',
-        customer_name: row.customer_name,
-        upvote_count: row.upvote_count,
-        created_at: row.created_at,
-        voted: false,
-      };
-  return { id: row.id, awaitingReview, item };
+  form: AcceptedForm,
+  now: Date,
+): Promise<PostedFeedback> {
+  try {
+    return await inTransaction(pool, async () => {
+      await deleteExpiredFormTokens(pool, now, PRUNE_PER_POST);
+      const row = await createSuggestion(
+        pool,
+        customer(target.business_id, target.qr_code_id),
+        {
+          content: feedback.content,
+          customer_name: feedback.customer_name,
+          customer_email: feedback.customer_email,
+          visibility: 'public',
+          status: 'pending',
+          priority: 'medium',
+          location_id: target.location_id ?? undefined,
+        },
+        'qr_code',
+      );
+      const awaitingReview = row.review_state === 'pending';
+      const first = await insertUsedFormToken(pool, target.business_id, {
+        ...form,
+        suggestionId: row.id,
+        awaitingReview,
+      });
+      // Sent before, or at the same time by a post that committed first: this one is rolled back.
+      if (!first) throw new RepeatedForm();
+      const item: PublicItem | null = awaitingReview
+        ? null
+        : {
+            id: row.id,
+            content: row.content,
+            status: 'pending',
+            customer_name: row.customer_name,
+            upvote_count: row.upvote_count,
+            created_at: row.created_at,
+            voted: false,
+          };
+      return { id: row.id, awaitingReview, item, repeated: false };
+    });
+  } catch (err) {
+    if (!(err instanceof RepeatedForm)) throw err;
+  }
+  const committed = await repeatedPost(pool, target.business_id, form.digest);
+  // Its row pruned meanwhile (by an instance whose clock is ahead): all that can be said is that it was used.
+  if (!committed) throw formAlreadySent();
+  return committed;
 }
 
-/** The page's voter votes for, or takes back a vote on, a suggestion the page shows. */
+/** A browser voting on the page: its anonymous token, and the address it votes from. */
+export interface PageVoter {
+  token: string;
+  address: string;
+}
+
+/**
+ * The page's voter votes for, or takes back a vote on, a suggestion the page shows. A new vote takes
+ * one of the places its address has for the suggestion (a browser that drops its cookie is a new
+ * voter each time; its address is not): refused with a 429 when they are spent, given back when the
+ * vote was not new or not cast.
+ */
 export async function setPageVote(
   pool: pg.Pool,
   target: CodeTarget,
   suggestionId: string,
-  voterToken: string,
+  voter: PageVoter,
   voted: boolean,
+  allowance: VoteAllowance,
 ): Promise<{ changed: boolean; upvoteCount: number }> {
   const by = customer(target.business_id, target.qr_code_id);
-  const voter = { type: 'anonymous', token: voterToken } as const;
-  if (voted) {
-    const outcome = await castVote(pool, by, suggestionId, voter, { publicOnly: true });
-    return { changed: outcome.created, upvoteCount: outcome.upvoteCount };
+  const anonymous = { type: 'anonymous', token: voter.token } as const;
+  if (!voted) {
+    const outcome = await withdrawVote(pool, by, suggestionId, { voter: anonymous }, { publicOnly: true });
+    return { changed: outcome.removed, upvoteCount: outcome.upvoteCount };
   }
-  const outcome = await withdrawVote(pool, by, suggestionId, { voter }, { publicOnly: true });
-  return { changed: outcome.removed, upvoteCount: outcome.upvoteCount };
+  const place = await allowance.take(voter.address, suggestionId);
+  try {
+    const outcome = await castVote(pool, by, suggestionId, anonymous, { publicOnly: true });
+    if (!outcome.created) await place.giveBack();
+    return { changed: outcome.created, upvoteCount: outcome.upvoteCount };
+  } catch (err) {
+    await place.giveBack();
+    throw err;
+  }
 }

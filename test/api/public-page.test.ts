@@ -1,8 +1,9 @@
 import supertest from 'supertest';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
 import { ScanCounter } from '../../src/public-page/scan-counter.js';
+import { createLogger } from '../../src/config/logger.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { checked } from '../support/contract.js';
 import { buildLocation, buildQrCode, buildSuggestion, buildTenant } from '../support/factories.js';
@@ -17,7 +18,10 @@ afterAll(async () => {
 });
 
 /** An app of its own on the file's database, made at its first request (the database opens in beforeAll). */
-function pageApp(limits: { pageWriteLimit?: number; pageReadLimit?: number } = {}) {
+function pageApp(
+  limits: { pageWriteLimit?: number; pageReadLimit?: number; pageVotesPerAddress?: number } = {},
+  clock = () => now,
+) {
   let made: { app: ReturnType<typeof createApp>; scans: ScanCounter } | undefined;
   const make = () => {
     const { logger } = capturingLogger();
@@ -36,7 +40,7 @@ function pageApp(limits: { pageWriteLimit?: number; pageReadLimit?: number } = {
       logger,
       rateLimiters,
       config: { PUBLIC_BASE_URL: ORIGIN },
-      publicPage: { now: () => now, scans },
+      publicPage: { now: clock, scans },
     });
     return { app, scans };
   };
@@ -232,6 +236,119 @@ describe('the public feedback page', () => {
       t.business.id,
     ]);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('When the same form is posted again, then nothing more is stored and it shows the thank-you page of the first post', async () => {
+    const { t, url } = await scene();
+    const agent = page.request();
+    const opened = await agent.get(url);
+    now += 5_000;
+    const form = { form_token: tokenIn(opened.text), website: '', content: 'Posted once, sent twice' };
+    const send = () => agent.post(url).set('Origin', ORIGIN).type('form').send(form);
+    const first = await send();
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toMatch(/\?thanks=shown&s=/);
+    const again = await send();
+    expect(again.status).toBe(303);
+    expect(again.headers.location).toBe(first.headers.location);
+    // Two at once (a double click): one of them stores it, the other answers as the first.
+    const opened2 = await agent.get(url);
+    now += 5_000;
+    const twice = { form_token: tokenIn(opened2.text), website: '', content: 'Double click' };
+    const both = await Promise.all([0, 1].map(() => agent.post(url).set('Origin', ORIGIN).type('form').send(twice)));
+    expect(both.map((res) => res.status)).toEqual([303, 303]);
+    expect(both[1]!.headers.location).toBe(both[0]!.headers.location);
+    const { rows } = await ctx.db.pool.query(
+      'SELECT content, count(*)::int AS n FROM suggestions WHERE business_id = $1 GROUP BY content ORDER BY content',
+      [t.business.id],
+    );
+    expect(rows).toEqual([
+      { content: 'Double click', n: 1 },
+      { content: 'Posted once, sent twice', n: 1 },
+    ]);
+  });
+
+  it('When a form that awaited review is posted again, then it is thanked for review again and nothing more is stored', async () => {
+    const { t, url } = await scene({ approvalRequired: true });
+    const agent = page.request();
+    const opened = await agent.get(url);
+    now += 5_000;
+    const form = { form_token: tokenIn(opened.text), website: '', content: 'Please open earlier' };
+    for (let i = 0; i < 2; i++) {
+      const res = await agent.post(url).set('Origin', ORIGIN).type('form').send(form);
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe(`${url}?thanks=review`);
+    }
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('When the JSON side posts the same form_token twice, then the second is a 409 and nothing more is stored', async () => {
+    const { t, qr } = await scene();
+    const agent = page.request();
+    const list = await agent.get(`/public/suggestions?code=${qr.code}`);
+    now += 5_000;
+    const body = { code: qr.code, content: 'Sent by a script', form_token: list.body.form_token as string };
+    const first = await agent.post('/public/suggestions').set('Origin', ORIGIN).send(body);
+    expect(first.status).toBe(201);
+    const again = await agent.post('/public/suggestions').set('Origin', ORIGIN).send(body);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ statusCode: 409, code: 'CONFLICT' });
+    expect(again.body.message).toContain('form_token');
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('When forms are shown in the same millisecond, then each has a token of its own that sends its feedback', async () => {
+    const { t, url } = await scene();
+    const [a, b] = [page.request(), page.request()];
+    const shown = [await a.get(url), await b.get(url)];
+    expect(tokenIn(shown[0]!.text)).not.toBe(tokenIn(shown[1]!.text));
+    now += 5_000;
+    for (const [i, agent] of [a, b].entries()) {
+      const res = await agent
+        .post(url)
+        .set('Origin', ORIGIN)
+        .type('form')
+        .send({ form_token: tokenIn(shown[i]!.text), website: '', content: `Same moment ${i}` });
+      expect(res.status).toBe(303);
+    }
+    const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(rows[0].n).toBe(2);
+  });
+
+  it('When a used form token has expired, then a later post prunes its row', async () => {
+    let clock = Date.now();
+    const app = pageApp({}, () => clock);
+    const { t, url } = await scene();
+    const agent = app.request();
+    const send = async (content: string) => {
+      const opened = await agent.get(url);
+      clock += 5_000;
+      return agent
+        .post(url)
+        .set('Origin', ORIGIN)
+        .type('form')
+        .send({ form_token: tokenIn(opened.text), website: '', content });
+    };
+    const kept = () =>
+      ctx.db.pool.query<{ expires_at: Date }>(
+        'SELECT expires_at FROM page_form_tokens WHERE business_id = $1 ORDER BY expires_at',
+        [t.business.id],
+      );
+    expect((await send('First')).status).toBe(303);
+    expect((await kept()).rows).toHaveLength(1);
+    clock += 25 * 60 * 60 * 1000;
+    expect((await send('A day later')).status).toBe(303);
+    const { rows } = await kept();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.expires_at.getTime()).toBeGreaterThan(clock);
   });
 
   it('When a form is posted from another site or with no origin at all, then it is a 403 and nothing changes', async () => {
@@ -472,6 +589,45 @@ describe('budgets per address on the page', () => {
     expect((await agent.get(url)).status).toBe(200);
   });
 
+  it('When one address votes again and again dropping its cookie, then votes beyond its cap are refused and the count stops', async () => {
+    const capped = pageApp({ pageVotesPerAddress: 3 });
+    const { t, qr, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    const other = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    // Every request from a new agent: a browser without the cookie of its last vote.
+    const formVote = (id: string) =>
+      capped.request().post(`${url}/votes/${id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    const jsonVote = (agent = capped.request()) =>
+      agent.post(`/public/suggestions/${s.id}/vote`).set('Origin', ORIGIN).send({ code: qr.code });
+    const voter = capped.request();
+    expect((await jsonVote(voter)).status).toBe(201);
+    // Not a new vote: it takes no place.
+    expect((await jsonVote(voter)).status).toBe(200);
+    expect((await formVote(s.id)).status).toBe(303);
+    expect((await jsonVote()).status).toBe(201);
+
+    const page = await formVote(s.id);
+    expect(page.status).toBe(429);
+    expect(page.type).toBe('text/html');
+    expect(page.text).toContain('Vote not counted');
+    expect(page.text).toContain('as many votes from your network as one network can give in a day');
+    expect(Number(page.headers['retry-after'])).toBeGreaterThan(23 * 60 * 60);
+    const json = await jsonVote();
+    expect(json.status).toBe(429);
+    expect(json.body.error).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      retryAfter: Number(json.headers['retry-after']),
+    });
+    expect(json.body.error.message).toContain('3 votes from this address');
+
+    const count = async (id: string) =>
+      (await ctx.request().get(`/api/v1/suggestions/${id}`).set('X-API-Key', t.read)).body.upvote_count as number;
+    expect(await count(s.id)).toBe(3);
+    // The cap is per suggestion: the same address still votes for another one.
+    expect((await formVote(other.id)).status).toBe(303);
+    expect(await count(other.id)).toBe(1);
+  });
+
   it('When an address spends its read budget, then the next page view is a 429', async () => {
     const limited = pageApp({ pageReadLimit: 2 });
     const { url } = await scene();
@@ -481,6 +637,65 @@ describe('budgets per address on the page', () => {
     const refused = await agent.get(url);
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('the page while the database cannot be reached', () => {
+  it('When the database refuses connections, then the page and both its forms answer a 503 page with Retry-After, never JSON or a 500', async () => {
+    const { t, qr, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    const agent = page.request();
+    const opened = await agent.get(url);
+    now += 5_000;
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const query = vi.spyOn(ctx.db.pool, 'query').mockRejectedValue(refused);
+    try {
+      const form = { content: 'Sent during the outage', form_token: tokenIn(opened.text) };
+      for (const res of [
+        await agent.get(url),
+        await agent.post(url).set('Origin', ORIGIN).type('form').send(form),
+        await agent.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' }),
+      ]) {
+        expect(res.status, res.text).toBe(503);
+        expect(res.type).toBe('text/html');
+        expect(res.headers['retry-after']).toBe('1');
+        expect(res.text).toContain('Back in a moment');
+        expect(res.text).toContain('Please try again in 1 second.');
+      }
+      const json = await agent.get(`/public/suggestions?code=${qr.code}`).set('Accept', 'application/json');
+      expect(json.status).toBe(503);
+      expect(json.body).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
+    } finally {
+      query.mockRestore();
+    }
+    const { rows } = await ctx.db.pool.query(
+      'SELECT count(*)::int AS n, sum(upvote_count)::int AS votes FROM suggestions WHERE business_id = $1',
+      [t.business.id],
+    );
+    expect(rows[0]).toEqual({ n: 1, votes: 0 });
+  });
+
+  it('When the service is still starting, then the page and its forms answer a 503 page with Retry-After', async () => {
+    const { url } = await scene();
+    const starting = checked(
+      supertest.agent(
+        createApp({
+          db: ctx.db,
+          logger: createLogger('silent'),
+          isReady: () => false,
+          config: { PUBLIC_BASE_URL: ORIGIN },
+        }),
+      ),
+    );
+    for (const res of [
+      await starting.get(url),
+      await starting.post(url).set('Origin', ORIGIN).type('form').send({ content: 'Early' }),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.type).toBe('text/html');
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.text).toContain('Back in a moment');
+    }
   });
 });
 
@@ -508,6 +723,21 @@ describe('scans', () => {
         by_location: [{ location_id: location.id, name: 'Terrace', scans: 4, submissions: 1 }],
       },
     });
+  });
+
+  it('When the page is asked for with HEAD, then it answers as a GET would and no scan is counted', async () => {
+    const counted = pageApp();
+    const { t, qr, url } = await scene();
+    const agent = counted.request();
+    for (let i = 0; i < 3; i++) {
+      const head = await agent.head(url);
+      expect(head.status).toBe(200);
+      expect(head.type).toBe('text/html');
+    }
+    expect((await agent.get(url)).status).toBe(200);
+    await counted.scans().flush();
+    const code = await ctx.request().get(`/businesses/${t.business.id}/qr-codes/${qr.id}`).set('X-API-Key', t.read);
+    expect(code.body.scans_last_30_days).toBe(1);
   });
 
   it('When a customer posts and votes on the page, then the activity credits the QR code, not the system', async () => {

@@ -85,6 +85,28 @@ describe.skipIf(!redisUrl)('Rate limit shared through Redis', () => {
     expect([(await get(a, t.write)).status, (await get(b, t.write)).status]).toEqual([200, 200]);
   });
 
+  it('When two instances share one Redis, then an address adds at most its cap of votes to a suggestion across both', async () => {
+    const shared = { url: redisUrl ?? '', prefix: `${prefix}votes-${randomUUID()}:` };
+    const [a, b] = await twoInstances({ limit: 60, pageVotesPerAddress: 3, redis: shared });
+    const t = await buildTenant(ctx.db);
+    const qr = await buildQrCode(ctx.db, t.business.id);
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });
+    // A new agent each time: no voter cookie, a new voter for the page.
+    const vote = (app: OtherApp) =>
+      app
+        .request()
+        .post(`/public/suggestions/${s.id}/vote`)
+        .set('Origin', 'http://localhost:3000')
+        .send({ code: qr.code });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await vote(i % 2 === 0 ? a : b)).status);
+    expect(statuses).toEqual([201, 201, 201]);
+    expect((await vote(a)).status).toBe(429);
+    expect((await vote(b)).status).toBe(429);
+    const { rows } = await ctx.db.pool.query('SELECT upvote_count FROM suggestions WHERE id = $1', [s.id]);
+    expect(rows[0].upvote_count).toBe(3);
+  });
+
   it('When counters are stored in Redis, then they are named by key id, never by the secret', async () => {
     const a = otherApp({ redis: { url: redisUrl ?? '', prefix } });
     const t = await buildTenant(ctx.db);
