@@ -5,7 +5,7 @@ import { publishEvent } from '../activity/activity.service.js';
 import { DELIVERY_CHANNEL, deliveryBus } from '../activity/event.bus.js';
 import { withTransaction, type Database } from '../db/database.js';
 import { purgeEvents } from './event.service.js';
-import { toWebhookEndpointResponse } from './webhook.presenter.js';
+import { toWebhookEventObject } from './webhook.presenter.js';
 import {
   claimDueDeliveries,
   deleteOldDeliveries,
@@ -271,7 +271,7 @@ export class WebhookWorker {
       if (!(await disableEndpoint(tx, delivery.endpoint_id, reason))) return;
       const endpoint = await findEndpoint(tx, delivery.business_id, delivery.endpoint_id);
       if (!endpoint) return;
-      await publishEvent(tx, delivery.business_id, 'webhook.disabled', { object: toWebhookEndpointResponse(endpoint) });
+      await publishEvent(tx, delivery.business_id, 'webhook.disabled', { object: toWebhookEventObject(endpoint) });
     });
     this.logger.warn({ endpointId: delivery.endpoint_id, reason }, 'webhook endpoint disabled');
   }
