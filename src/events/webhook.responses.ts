@@ -55,8 +55,11 @@ export const webhookEndpointWithSecretSchema = webhookEndpointSchema
     secret: z
       .string()
       .regex(/^whsec_[A-Za-z0-9+/]{43}=$/)
+      .nullable()
       .meta({
-        description: 'The signing secret (Standard Webhooks): shown only here, keep it safe',
+        description:
+          'The signing secret (Standard Webhooks): shown only here, keep it safe. Null in an Idempotency-Key ' +
+          'replay, which never shows it again',
       }),
   })
   .meta({
@@ -105,7 +108,14 @@ export const webhookDeliveryPageSchema = offsetEnvelopeSchema(webhookDeliverySch
 
 export const rotatedSecretSchema = z
   .object({
-    secret: z.string().meta({ description: 'The new signing secret: shown only here' }),
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{43}=$/)
+      .nullable()
+      .meta({
+        description:
+          'The new signing secret: shown only here. Null in an Idempotency-Key replay, which never shows it again',
+      }),
     previous_secret_expires_at: timestamp.meta({ description: 'Until then the old secret signs beside the new one' }),
   })
   .meta({
