@@ -184,6 +184,15 @@ describe('the document', () => {
     ).toBeUndefined();
   });
 
+  it('When an export is read about, then its bom parameter is documented, CSV only and off by default', () => {
+    for (const path of ['/api/v1/export/suggestions', '/api/v1/export/issues']) {
+      const bom = parameter(operation('get', path), 'bom');
+      expect(bom, path).toMatchObject({ in: 'query', required: false });
+      expect(bom.schema.enum, path).toEqual(['true', 'false']);
+      expect(bom.description, path).toMatch(/byte-order mark \(EF BB BF\)/);
+    }
+  });
+
   it('describes exports in both formats and QR images by their media types', () => {
     const exported = operation('get', '/api/v1/export/suggestions').responses['200'];
     expect(Object.keys(exported.content)).toEqual(['application/json', 'text/csv']);
