@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config/config.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { EmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { openBackgroundDatabase, openDatabase } from './db/open.js';
 import { WebhookWorker } from './events/webhook.worker.js';
@@ -18,11 +17,33 @@ import { ScanCounter } from './public-page/scan-counter.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** Which database is opened, for the first log line: never the URL itself, which holds a password. */
+function databaseTarget(config: Config): Record<string, string> {
+  if (!config.DATABASE_URL) return { database: 'embedded', dataDir: config.DATA_DIR };
+  try {
+    return { database: 'postgres', host: new URL(config.DATABASE_URL).host };
+  } catch {
+    return { database: 'postgres' };
+  }
+}
+
+/** Where the service answers, as a URL to open: an unspecified address (all interfaces) as localhost. */
+function serviceUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
+  // Said before anything slow (the app's modules load while the database opens; an empty DATA_DIR
+  // runs initdb, seconds): whoever started the service sees at once what it is doing.
+  const target = databaseTarget(config);
+  logger.info(target, `opening the ${target.database === 'embedded' ? 'embedded' : 'PostgreSQL'} database`);
+  const appModule = import('./app.js');
   const onPoolError = (err: Error) => logger.warn({ err }, 'database connection lost');
   const db = await openDatabase(config, onPoolError);
+  const { createApp } = await appModule;
 
   const rateLimiters = createRateLimiters({
     limit: config.RATE_LIMIT_PER_MINUTE,
@@ -111,11 +132,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   // The server answers (health 503) while the database is unreachable, and migrates once it is back.
+  logger.info('migrating the database');
   for (let delay = 250; !ready && !stopping; delay = Math.min(delay * 2, 10_000)) {
     try {
       const applied = await migrate(db.pool);
-      if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+      logger.info({ applied }, applied.length > 0 ? 'migrations applied' : 'no migration to apply');
       ready = true;
+      const url = serviceUrl(config.HOST, port);
+      logger.info({ url }, `ready at ${url}`);
       // The outbox exists from here on: retry what is due, including what a previous run left.
       mail.start();
       maintenance?.start();

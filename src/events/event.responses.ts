@@ -7,7 +7,7 @@ import { EXAMPLE } from '../shared/examples.js';
 import { exampleOf, timestamp } from '../shared/responses.js';
 import { uuid } from '../shared/schemas.js';
 import { suggestionDashboardSchema } from '../suggestions/suggestion.responses.js';
-import { webhookEndpointSchema } from './webhook.responses.js';
+import { webhookEndpointSchema, webhookEndpointSummarySchema } from './webhook.responses.js';
 
 export const fieldChangesSchema = z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).meta({
   id: 'FieldChanges',
@@ -21,7 +21,7 @@ const eventObject = z.union([
   issueSchema,
   commentSchema,
   qrCodeSchema,
-  webhookEndpointSchema,
+  webhookEndpointSummarySchema,
 ]);
 
 export const EVENT_EXAMPLE = {
@@ -99,7 +99,7 @@ const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: st
   { type: 'qr_code.deleted', object: qrCodeSchema, changes: false, summary: 'A QR code was deleted: as it was' },
   {
     type: 'webhook.disabled',
-    object: webhookEndpointSchema,
+    object: webhookEndpointSummarySchema,
     changes: false,
     summary: 'The service turned a webhook endpoint off (a 410, or 5 days of failures)',
   },

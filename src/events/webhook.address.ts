@@ -75,7 +75,7 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     }
     if (options.all) return callback(null, addresses);
     const first = addresses[0];
-    if (!first) return callback(new RefusedAddressError(`${hostname} has no address`), []);
+    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENODATA' }), []);
     callback(null, first.address, first.family);
   });
 }

@@ -1,11 +1,27 @@
 import type { WebhookDeliveryRow, WebhookEndpointRow } from './webhook.repository.js';
-import type { WebhookEndpoint } from './webhook.responses.js';
+import type { WebhookEndpoint, WebhookEndpointSummary } from './webhook.responses.js';
 
 /** Every field a client may see: never the secret. */
 export function toWebhookEndpointResponse(endpoint: WebhookEndpointRow): WebhookEndpoint {
   return {
     id: endpoint.id,
     url: endpoint.url,
+    events: endpoint.events,
+    description: endpoint.description,
+    active: endpoint.active,
+    disabled_reason: endpoint.disabled_reason,
+    created_at: endpoint.created_at.toISOString(),
+    updated_at: endpoint.updated_at.toISOString(),
+  };
+}
+
+/**
+ * An endpoint as its events (`webhook.disabled`) show it: without the URL, which often holds a
+ * credential, since the event feed is read by read keys and members, who may not list webhooks.
+ */
+export function toWebhookEventObject(endpoint: WebhookEndpointRow): WebhookEndpointSummary {
+  return {
+    id: endpoint.id,
     events: endpoint.events,
     description: endpoint.description,
     active: endpoint.active,

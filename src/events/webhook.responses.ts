@@ -30,13 +30,36 @@ export const webhookEndpointSchema = z
   })
   .meta({ id: 'WebhookEndpoint', description: 'A URL that receives events, signed', examples: [ENDPOINT_EXAMPLE] });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+/**
+ * What toWebhookEventObject returns: an endpoint as `webhook.disabled` shows it. The event feed is read
+ * by read keys and members, who may not list webhooks; the URL often holds a credential, so it is left out.
+ */
+export const webhookEndpointSummarySchema = webhookEndpointSchema.omit({ url: true }).meta({
+  id: 'WebhookEndpointSummary',
+  description: 'A webhook endpoint as events show it: everything but its URL (owners and admins read it)',
+  examples: [
+    {
+      id: ENDPOINT_EXAMPLE.id,
+      events: ENDPOINT_EXAMPLE.events,
+      description: ENDPOINT_EXAMPLE.description,
+      active: false,
+      disabled_reason: 'gone',
+      created_at: EXAMPLE.createdAt,
+      updated_at: EXAMPLE.updatedAt,
+    },
+  ],
+});
+export type WebhookEndpointSummary = z.infer<typeof webhookEndpointSummarySchema>;
 export const webhookEndpointWithSecretSchema = webhookEndpointSchema
   .extend({
     secret: z
       .string()
       .regex(/^whsec_[A-Za-z0-9+/]{43}=$/)
+      .nullable()
       .meta({
-        description: 'The signing secret (Standard Webhooks): shown only here, keep it safe',
+        description:
+          'The signing secret (Standard Webhooks): shown only here, keep it safe. Null in an Idempotency-Key ' +
+          'replay, which never shows it again',
       }),
   })
   .meta({
@@ -85,7 +108,14 @@ export const webhookDeliveryPageSchema = offsetEnvelopeSchema(webhookDeliverySch
 
 export const rotatedSecretSchema = z
   .object({
-    secret: z.string().meta({ description: 'The new signing secret: shown only here' }),
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{43}=$/)
+      .nullable()
+      .meta({
+        description:
+          'The new signing secret: shown only here. Null in an Idempotency-Key replay, which never shows it again',
+      }),
     previous_secret_expires_at: timestamp.meta({ description: 'Until then the old secret signs beside the new one' }),
   })
   .meta({

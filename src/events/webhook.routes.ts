@@ -61,9 +61,10 @@ export const webhookFeature: Feature = {
       operationId: 'createWebhook',
       summary: 'Create a webhook endpoint',
       description:
-        'The signing secret is in this response only. Events are POSTed with the headers `webhook-id`, ' +
-        '`webhook-timestamp` and `webhook-signature` (Standard Webhooks v1).',
+        'The signing secret is in this response only (a lost one is replaced by rotating it). Events are ' +
+        'POSTed with the headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks v1).',
       body: createWebhookBody,
+      notReplayed: ['secret'],
       responses: [{ status: 201, description: 'The endpoint and its secret', json: webhookEndpointWithSecretSchema }],
       errors: [409],
       handler: async ({ res, principal, body, services }) => {
@@ -120,7 +121,8 @@ export const webhookFeature: Feature = {
       summary: 'Rotate the signing secret of a webhook endpoint',
       description:
         'For 24 hours both secrets sign each delivery (two space-separated signatures), so the receiver can ' +
-        'switch to the new one without refusing an event.',
+        'switch to the new one without refusing an event. If this answer is lost, rotate again.',
+      notReplayed: ['secret'],
       responses: [{ status: 200, description: 'The new secret, shown once', json: rotatedSecretSchema }],
       handler: async ({ res, principal, services, id }) => {
         const secret = await rotateSecret(services.db.pool, principal.businessId, id);

@@ -8,7 +8,13 @@ export interface SendOutcome {
   durationMs: number;
   /** Seconds from Retry-After, on a 429 or 503 that gave one. */
   retryAfterSeconds: number | null;
+  /**
+   * Why it failed, in general terms: stored as the delivery's `last_error`, which owners read. It never
+   * echoes what DNS answered or which address was tried (an owner could map internal names with it).
+   */
   error: string | null;
+  /** The failure as Node reported it, addresses included: for the log only. */
+  detail: string | null;
 }
 
 export interface SendOptions {
@@ -21,6 +27,31 @@ const agents = {
   'http:': new http.Agent({ keepAlive: true }),
   'https:': new https.Agent({ keepAlive: true }),
 };
+
+const REFUSED_ADDRESS = 'refused: the address is not a public one';
+
+/** Node's error codes, by what they say in general terms. */
+const FAILURES: [RegExp, string][] = [
+  [/^(ECONNREFUSED)$/, 'connection refused'],
+  [/^(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NODATA|EAI_NONAME|ENODATA)$/, 'DNS lookup failed'],
+  [/^(TIMEOUT|ETIMEDOUT|ESOCKETTIMEDOUT)$/, 'timed out'],
+  [/^(ECONNRESET|EPIPE|ECONNABORTED)$/, 'connection closed before the response'],
+  [/^(EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN)$/, 'host unreachable'],
+  [/CERT|SELF_SIGNED|SIGNATURE|TLS|SSL|HOSTNAME_MISMATCH/, 'TLS certificate not accepted'],
+  [/^HPE_/, 'not a valid HTTP response'],
+];
+
+/**
+ * What a failed attempt says to the endpoint's owners: the kind of failure, never Node's message,
+ * which names the addresses a host resolved to (`connect ECONNREFUSED 10.0.3.7:443`).
+ */
+export function failureOf(err: Error & { code?: unknown }): string {
+  if (err.name === 'RefusedAddressError') return REFUSED_ADDRESS;
+  const code = typeof err.code === 'string' ? err.code : '';
+  if (code === 'TIMEOUT') return `timed out: ${err.message}`;
+  const known = FAILURES.find(([pattern]) => pattern.test(code));
+  return known ? known[1] : 'connection failed';
+}
 
 /** `Retry-After: 120` or an HTTP date, as seconds from `now`. */
 export function retryAfterSeconds(value: string | undefined, now: Date): number | null {
@@ -42,9 +73,15 @@ export function postWebhook(
   now: Date,
 ): Promise<SendOutcome> {
   const started = performance.now();
-  const outcome = (status: number | null, error: string | null, retryAfter: number | null = null): SendOutcome => ({
+  const outcome = (
+    status: number | null,
+    error: string | null,
+    retryAfter: number | null = null,
+    detail: string | null = error,
+  ): SendOutcome => ({
     status,
     error,
+    detail,
     retryAfterSeconds: retryAfter,
     durationMs: Math.round(performance.now() - started),
   });
@@ -58,7 +95,7 @@ export function postWebhook(
   if (!agent) return Promise.resolve(outcome(null, `refused: ${url.protocol} is not http or https`));
   if (!options.allowPrivateNetworks) {
     const refused = refusedHost(url);
-    if (refused) return Promise.resolve(outcome(null, `refused: ${refused}`));
+    if (refused) return Promise.resolve(outcome(null, REFUSED_ADDRESS, null, `refused: ${refused}`));
   }
   return new Promise((resolve) => {
     const request = (url.protocol === 'https:' ? https : http).request(url, {
@@ -73,7 +110,7 @@ export function postWebhook(
       ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup }),
     });
     const timer = setTimeout(() => {
-      request.destroy(new Error(`no response within ${options.timeoutMs} ms`));
+      request.destroy(Object.assign(new Error(`no response within ${options.timeoutMs} ms`), { code: 'TIMEOUT' }));
     }, options.timeoutMs);
     request.on('response', (response) => {
       clearTimeout(timer);
@@ -86,7 +123,7 @@ export function postWebhook(
     request.on('error', (err) => {
       clearTimeout(timer);
       const refused = err.name === 'RefusedAddressError' ? 'refused: ' : '';
-      resolve(outcome(null, `${refused}${err.message}`.slice(0, 500)));
+      resolve(outcome(null, failureOf(err), null, `${refused}${err.message}`.slice(0, 500)));
     });
     request.end(body);
   });

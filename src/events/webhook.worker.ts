@@ -5,7 +5,7 @@ import { publishEvent } from '../activity/activity.service.js';
 import { DELIVERY_CHANNEL, deliveryBus } from '../activity/event.bus.js';
 import { withTransaction, type Database } from '../db/database.js';
 import { purgeEvents } from './event.service.js';
-import { toWebhookEndpointResponse } from './webhook.presenter.js';
+import { toWebhookEventObject } from './webhook.presenter.js';
 import {
   claimDueDeliveries,
   deleteOldDeliveries,
@@ -265,7 +265,7 @@ export class WebhookWorker {
       if (sent.error) {
         this.logger
           .child({ deliveryId: delivery.id, eventId: delivery.event_id, attempt: delivery.attempts })
-          .warn({ status: sent.status, error: sent.error }, 'webhook delivery failed');
+          .warn({ status: sent.status, error: sent.error, detail: sent.detail }, 'webhook delivery failed');
       }
       let failingSince: Date | null;
       try {
@@ -359,7 +359,7 @@ export class WebhookWorker {
       if (!(await disableEndpoint(tx, delivery.endpoint_id, reason, failingSince))) return;
       const endpoint = await findEndpoint(tx, delivery.business_id, delivery.endpoint_id);
       if (!endpoint) return;
-      await publishEvent(tx, delivery.business_id, 'webhook.disabled', { object: toWebhookEndpointResponse(endpoint) });
+      await publishEvent(tx, delivery.business_id, 'webhook.disabled', { object: toWebhookEventObject(endpoint) });
     });
     this.logger.warn({ endpointId: delivery.endpoint_id, reason }, 'webhook endpoint disabled');
   }

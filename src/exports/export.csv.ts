@@ -29,6 +29,9 @@ export function neutraliseFormula(text: string): string {
  */
 const OPTIONS: Options = { record_delimiter: 'windows', quote_record_delimiter: true, escape_formulas: true };
 
+/** U+FEFF, EF BB BF in UTF-8: Excel reads a CSV file as UTF-8 only when it starts with it. */
+const BOM = '\uFEFF';
+
 const neutralised = (record: ExportRecord) =>
   record.map((value) => (typeof value === 'string' ? neutraliseFormula(value) : value));
 
@@ -43,9 +46,9 @@ const neutralised = (record: ExportRecord) =>
  * longer starts with a trigger); `escape_formulas` stays on as the library's own guard. Only strings
  * are touched: numeric columns stay numeric.
  */
-export function csvEncoder(columns: readonly string[]): ExportEncoder {
+export function csvEncoder(columns: readonly string[], { bom = false } = {}): ExportEncoder {
   return {
-    begin: () => stringify([], { ...OPTIONS, header: true, columns: [...columns] }),
+    begin: () => (bom ? BOM : '') + stringify([], { ...OPTIONS, header: true, columns: [...columns] }),
     encode: (records) => stringify(records.map(neutralised), OPTIONS),
     // RFC 4180 ends the last record with its line break: nothing follows it
     end: () => '',

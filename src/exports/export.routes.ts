@@ -15,6 +15,9 @@ const notes = {
   format:
     '`json` or `csv`. Without it, the `Accept` header decides (`text/csv` gives CSV, anything else JSON); ' +
     'when both are given, `format` wins',
+  bom:
+    '`true`: a CSV export starts with the UTF-8 byte-order mark (EF BB BF), so that Excel reads accents and ' +
+    'emoji as UTF-8. `false` by default. A JSON export never has one (RFC 8259)',
 };
 
 const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' } as const;
@@ -35,7 +38,7 @@ function csvExample(fields: readonly string[], json: z.ZodType): string {
 /** GET /api/v1/export/<resource>: read scope, the business from the API key (spec 4.4). */
 function exportRoute<Filter>(
   resource: ExportResource<Filter>,
-  query: z.ZodType<{ format?: ExportFormat; filter: Filter }>,
+  query: z.ZodType<{ format?: ExportFormat; bom: boolean; filter: Filter }>,
   json: z.ZodType,
 ) {
   const name = resource.name;
@@ -64,7 +67,8 @@ function exportRoute<Filter>(
               type: 'string',
               contentMediaType: 'text/csv',
               description:
-                `UTF-8, RFC 4180, CRLF line ends, no byte-order mark. Header row: ${resource.fields.join(', ')}. ` +
+                `UTF-8, RFC 4180, CRLF line ends, a byte-order mark only with \`bom=true\`. ` +
+                `Header row: ${resource.fields.join(', ')}. ` +
                 "Text a spreadsheet would run as a formula is prefixed with `'`.",
             },
             example: csvExample(resource.fields, json),
@@ -92,7 +96,8 @@ function exportRoute<Filter>(
       const format = chosenFormat(req, query.format);
       // Until the first write, any failure is still an ordinary JSON error response.
       const run = await openExport(services.db.pool, resource, principal.businessId, filter);
-      const encoder = format === 'csv' ? csvEncoder(resource.fields) : jsonEncoder(resource.fields, run);
+      const encoder =
+        format === 'csv' ? csvEncoder(resource.fields, { bom: query.bom }) : jsonEncoder(resource.fields, run);
       const result = await streamExport(res, run, encoder, exportHeaders(run, format, name));
       if (!result.completed) {
         req.log.info({ export: name, format, written: result.written }, 'export stopped: client went away');

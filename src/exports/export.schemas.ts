@@ -13,6 +13,11 @@ const exportParams = {
   /** Absent: the Accept header decides (export.routes.ts). */
   format: z.enum(EXPORT_FORMATS).optional(),
   until: isoInstantEndOfDay.optional(),
+  /** CSV only: a UTF-8 byte-order mark first, for spreadsheets that otherwise guess another encoding. */
+  bom: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .default(false),
 };
 
 const untilNotBeforeSince = {
@@ -24,12 +29,13 @@ const untilNotBeforeSince = {
  * The export's `since` is "created at or after" and `until` "at or before" (a date alone: the end of
  * that day, UTC), unlike the list's strictly-after `since`: renamed here to the filter fields that say so.
  */
-const toExportRequest = <Q extends { format?: ExportFormat; since?: Date; until?: Date }>({
+const toExportRequest = <Q extends { format?: ExportFormat; bom: boolean; since?: Date; until?: Date }>({
   format,
+  bom,
   since,
   until,
   ...filter
-}: Q) => ({ format, filter: { ...filter, createdFrom: since, createdUntil: until } });
+}: Q) => ({ format, bom, filter: { ...filter, createdFrom: since, createdUntil: until } });
 
 /** Spec 4.4 for suggestions: the list's filters (no paging, no search) plus format and until. */
 export const exportSuggestionsQuery = z

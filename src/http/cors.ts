@@ -11,6 +11,8 @@ const EXPOSED_HEADERS = [
   'X-Total-Count',
   'X-Export-Truncated',
   'Content-Disposition',
+  'Idempotent-Replayed',
+  'Idempotent-Replay-Withheld',
 ];
 
 /**
@@ -23,7 +25,7 @@ export function corsPolicy(origins: readonly string[]): RequestHandler {
   return cors({
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'POST', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'X-Request-Id'],
+    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });

@@ -9,6 +9,16 @@ const NOT_STORED = new Set([401, 403, 429]);
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Who sends the request and what it is addressed to, as the route sees it. */
+export interface KeyedTarget {
+  /** `key:<api key id>`, `user:<user id>` or `address:<client address>`. */
+  credential: string;
+  /** The matched route's path with its ids filled in (not the path as sent, whose case may vary). */
+  path: string;
+  /** Fields of a success's JSON body stored as null: a replay does not show them (RouteDoc.notReplayed). */
+  notReplayed: readonly string[];
+}
+
 /**
  * Runs a write with its Idempotency-Key, when the request has one (docs/idempotency.md): a stored
  * response is replayed without running it again; otherwise it runs in the key's transaction, and its
@@ -19,16 +29,16 @@ export async function runIdempotently(
   store: IdempotencyStore,
   req: Request,
   res: Response,
-  credential: string,
+  { credential, path, notReplayed }: KeyedTarget,
   operation: () => Promise<void> | void,
 ): Promise<void> {
   const key = parseIdempotencyKey(req.get('Idempotency-Key'));
   if (key === undefined) return operation();
-  const url = req.originalUrl;
-  const path = url.split('?', 1)[0]!;
+  const query = req.originalUrl.indexOf('?');
+  const url = query === -1 ? path : path + req.originalUrl.slice(query);
   const begun = await store.begin({ credential, method: req.method, path, url, body: req.body as unknown, key });
   if ('replay' in begun) {
-    send(res, begun.replay, true);
+    send(res, begun.replay, notReplayed);
     return;
   }
   const { claim } = begun;
@@ -47,12 +57,12 @@ export async function runIdempotently(
     throw err;
   }
   capture.restore();
-  const { replay } = await claim.commit(outcome.result);
+  const { replay } = await claim.commit(withheld(outcome.result, notReplayed));
   if (replay) {
-    send(res, replay, true);
+    send(res, replay, notReplayed);
     return;
   }
-  send(res, outcome.result, false);
+  send(res, outcome.result);
   for (const callback of outcome.afterCommit) callback();
 }
 
@@ -62,10 +72,24 @@ function errorResponse(error: HttpError, req: Request): StoredResponse {
   return { status: error.statusCode, contentType: JSON_TYPE, location: null, body: JSON.stringify(body) };
 }
 
-function send(res: Response, response: StoredResponse, replayed: boolean): void {
+/** A success as stored: the fields only its own request may see are null. */
+function withheld(response: StoredResponse, fields: readonly string[]): StoredResponse {
+  if (fields.length === 0 || !succeeded(response) || response.body === null) return response;
+  const body = JSON.parse(response.body) as Record<string, unknown>;
+  for (const field of fields) if (field in body) body[field] = null;
+  return { ...response, body: JSON.stringify(body) };
+}
+
+const succeeded = (response: StoredResponse) => response.status < 300 && response.contentType === JSON_TYPE;
+
+/** Sends a response; a replay (given what the route withholds from one) says it is one. */
+function send(res: Response, response: StoredResponse, replayOf?: readonly string[]): void {
   res.status(response.status);
   if (response.location !== null) res.set('Location', response.location);
-  if (replayed) res.set('Idempotent-Replayed', 'true');
+  if (replayOf) res.set('Idempotent-Replayed', 'true');
+  if (replayOf && replayOf.length > 0 && succeeded(response)) {
+    res.set('Idempotent-Replay-Withheld', replayOf.join(', '));
+  }
   if (response.body === null) {
     res.end();
     return;

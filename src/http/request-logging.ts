@@ -51,7 +51,10 @@ export function requestLogging(logger: Logger, observe?: ResponseObserver): Requ
         return;
       }
       observe?.(req, res, elapsed / 1000);
-      if (res.statusCode >= 500) logger.error(line, 'request failed');
+      // A 503 is said on purpose (starting, or the database away, which logs its own warning), with
+      // Retry-After: health checks polling during a start are not errors.
+      if (res.statusCode === 503) logger.warn(line, 'request refused: service unavailable');
+      else if (res.statusCode >= 500) logger.error(line, 'request failed');
       else logger.info(line, 'request completed');
     };
     res.on('finish', done);

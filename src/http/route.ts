@@ -137,6 +137,12 @@ export interface RouteDoc {
    * with a credential does, scoped to it; a `public` one may opt in, scoped to the client address.
    */
   idempotency?: boolean;
+  /**
+   * Fields of the JSON answer that only the request that made them sees (a signing secret): the
+   * response is stored with them null, so an Idempotency-Key replay does not show them again and says
+   * which it withheld in `Idempotent-Replay-Withheld`.
+   */
+  notReplayed?: readonly string[];
   /** Error statuses beyond those the guard and inputs imply (400, 401, 403, 413, 415, 429, 500, 503; 404 with a resource). */
   errors?: ErrorStatus[];
 }
@@ -192,6 +198,15 @@ function credentialOf(principal: Principal | SessionRow | null, req: Request): s
   return principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
 }
 
+/**
+ * The declared path with the request's ids in it, lower-cased (they are UUIDs): what an
+ * Idempotency-Key is scoped to. Express matches paths whatever their case and with a trailing slash,
+ * so the literal path would make `/API/V1/Suggestions/` another request than `/api/v1/suggestions`.
+ */
+function resolvedPath(path: string, req: Request): string {
+  return path.replace(/:(\w+)/g, (_match, name: string) => String(req.params[name] ?? '').toLowerCase());
+}
+
 /** The session sessionAuth found; never missing behind it. */
 function sessionOf(req: Request): SessionRow {
   if (!req.dashboardSession) throw unauthorized();
@@ -230,7 +245,8 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
       };
       if (!idempotent) return operation();
       const credential = credentialOf(principal, req);
-      return runIdempotently(services.idempotency, req, res, credential, operation);
+      const target = { path: resolvedPath(spec.path, req), notReplayed: spec.notReplayed ?? [] };
+      return runIdempotently(services.idempotency, req, res, { credential, ...target }, operation);
     },
   };
 }

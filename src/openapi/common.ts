@@ -67,6 +67,13 @@ export const headers = {
     required: false,
     schema: { type: 'string', const: 'true' },
   },
+  IdempotentReplayWithheld: {
+    description:
+      'On a replay: the fields of the stored response set to null because only the first answer shows them ' +
+      '(`secret`)',
+    required: false,
+    schema: { type: 'string', examples: ['secret'] },
+  },
   WWWAuthenticate: { description: 'Always `Bearer`', required: true, schema: { type: 'string', const: 'Bearer' } },
 };
 

@@ -122,6 +122,9 @@ function successResponse(op: OperationSpec, response: SuccessResponse) {
     headers['RateLimit-Policy'] = ref('headers', 'RateLimitPolicy');
   }
   if (takesIdempotencyKey(op)) headers['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
+  if (takesIdempotencyKey(op) && op.notReplayed?.length) {
+    headers['Idempotent-Replay-Withheld'] = ref('headers', 'IdempotentReplayWithheld');
+  }
   for (const [name, header] of Object.entries(response.headers ?? {})) {
     headers[name] = {
       description: header.description,
@@ -162,6 +165,16 @@ function requestBody(operationId: string, body: z.ZodType) {
   };
 }
 
+/** What an Idempotency-Key replay of this operation leaves out (RouteDoc.notReplayed). */
+function notReplayedNote(op: OperationSpec): string {
+  const fields = takesIdempotencyKey(op) ? (op.notReplayed ?? []) : [];
+  if (fields.length === 0) return '';
+  return (
+    `**Replays:** a retry with the same \`Idempotency-Key\` gets this response again with ${list([...fields])} set ` +
+    'to null and `Idempotent-Replay-Withheld` naming it: it is shown to the first request only, never stored.'
+  );
+}
+
 function operation(op: OperationSpec) {
   const who = access(op);
   const responses: Record<string, unknown> = {};
@@ -170,7 +183,7 @@ function operation(op: OperationSpec) {
   return {
     operationId: op.operationId,
     summary: op.summary,
-    description: [op.description, who.text].filter(Boolean).join('\n\n'),
+    description: [op.description, notReplayedNote(op), who.text].filter(Boolean).join('\n\n'),
     tags: [op.tag],
     security: security(op, who.keysAccepted),
     ...who.extensions,

@@ -48,7 +48,40 @@ const FORMULA_CASES: [label: string, text: string][] = [
   ['superscript +', '⁺1+1'],
 ];
 
+/** The response body's bytes as sent: supertest's text would hide a byte-order mark. */
+const bytes = (request: ReturnType<typeof exportOf>) =>
+  request.buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+
 describe('CSV exports', () => {
+  it('When bom=true, then the CSV starts with the UTF-8 byte-order mark; without it, or with bom=false, it does not', async () => {
+    const t = await buildTenant(ctx.db);
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Café crème' });
+    await buildIssue(ctx.db, t.business.id);
+    const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+    for (const resource of ['suggestions', 'issues'] as const) {
+      const withBom = await bytes(csvOf(resource, t.read, { bom: 'true' }));
+      expect(withBom.status, resource).toBe(200);
+      const body = withBom.body as Buffer;
+      expect(body.subarray(0, 3), resource).toEqual(BOM);
+      expect(body.subarray(3, 5).toString(), resource).toBe('id');
+      for (const query of [{}, { bom: 'false' }] as Record<string, string>[]) {
+        const plain = (await bytes(csvOf(resource, t.read, query))).body as Buffer;
+        expect(plain.subarray(0, 2).toString(), resource).toBe('id');
+        expect(plain.equals(body.subarray(3)), resource).toBe(true);
+      }
+      // JSON never carries one (RFC 8259).
+      const json = await exportOf(resource, t.read, { bom: 'true' });
+      expect(json.text.charAt(0), resource).toBe('{');
+    }
+    const refused = await csvOf('suggestions', t.read, { bom: 'yes' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^Query failed: bom/);
+  });
+
   it('When Accept: text/csv is sent without format, then the export is CSV; format wins when both are given', async () => {
     const t = await buildTenant(ctx.db);
     await buildSuggestions(ctx.db, t.business.id, 2);

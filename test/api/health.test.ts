@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { createLogger } from '../../src/config/logger.js';
 import supertest from 'supertest';
-import { useTestApp } from '../support/app.js';
+import { capturingLogger, useTestApp } from '../support/app.js';
 import { checked } from '../support/contract.js';
 import { buildTenant } from '../support/factories.js';
 
@@ -41,6 +41,17 @@ describe('GET /health', () => {
       expect(res.headers['retry-after']).toBe('1');
       expect(res.body).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
     }
+  });
+
+  it('When health is polled while the service starts, then its 503s are logged as warnings, not errors', async () => {
+    const { logger, logs } = capturingLogger();
+    const app = createApp({ db: ctx.db, logger, isReady: () => false });
+    for (let i = 0; i < 3; i++) expect((await supertest(app).get('/health')).status).toBe(503);
+    const lines = logs.map((line) => JSON.parse(line) as { level: number; msg: string; res?: { statusCode: number } });
+    const requests = lines.filter((line) => line.res?.statusCode === 503);
+    expect(requests).toHaveLength(3);
+    expect(requests.map((line) => line.level)).toEqual([40, 40, 40]);
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
 
   it('When the database is unreachable, then health, the API and sign-in answer 503 with Retry-After', async () => {

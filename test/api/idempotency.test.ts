@@ -312,6 +312,80 @@ describe('Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('When a create is retried with its path in another case or with a trailing slash, then it is replayed, not created again', async () => {
+    const team = await buildTeam(ctx.db);
+    const k = key();
+    const send = (path: string) =>
+      request().post(path).set('X-API-Key', team.write).set('Idempotency-Key', k).send({ content: 'Once' });
+    const first = await send('/api/v1/suggestions');
+    expect(first.status).toBe(201);
+    for (const path of ['/API/V1/Suggestions/', '/api/v1/suggestions/', '/Api/v1/SUGGESTIONS']) {
+      const again = await send(path);
+      expect(again.status, path).toBe(201);
+      expect(again.headers['idempotent-replayed'], path).toBe('true');
+      expect(again.text, path).toBe(first.text);
+    }
+    // The business's id in another case names the same business: the same request again.
+    const owner = (path: string) =>
+      request()
+        .post(path)
+        .set('Authorization', `Bearer ${team.ownerToken}`)
+        .set('Idempotency-Key', k)
+        .send({ content: 'Once' });
+    const viaOwner = await owner(`/businesses/${team.business.id}/suggestions`);
+    const upper = await owner(`/Businesses/${team.business.id.toUpperCase()}/Suggestions/`);
+    expect([viaOwner.status, upper.status]).toEqual([201, 201]);
+    expect(upper.headers['idempotent-replayed']).toBe('true');
+    expect(upper.body.id).toBe(viaOwner.body.id);
+    expect(await suggestions(team.business.id)).toBe(2);
+  });
+
+  it('When a webhook create or a secret rotation is replayed, then the secret is not shown again, and says so', async () => {
+    const team = await buildTeam(ctx.db);
+    const hooks = `/businesses/${team.business.id}/webhooks`;
+    const k = key();
+    const create = () =>
+      request()
+        .post(hooks)
+        .set('Authorization', `Bearer ${team.ownerToken}`)
+        .set('Idempotency-Key', k)
+        .send({ url: 'https://hooks.example.com/in', events: ['*'] });
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(first.body.secret).toMatch(/^whsec_/);
+    expect(first.headers['idempotent-replay-withheld']).toBeUndefined();
+    const again = await create();
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['idempotent-replay-withheld']).toBe('secret');
+    expect(again.body).toEqual({ ...first.body, secret: null });
+
+    const rotateKey = key();
+    const rotate = () =>
+      request()
+        .post(`${hooks}/${first.body.id}/rotate-secret`)
+        .set('Authorization', `Bearer ${team.ownerToken}`)
+        .set('Idempotency-Key', rotateKey);
+    const rotated = await rotate();
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    const rotatedAgain = await rotate();
+    expect(rotatedAgain.headers['idempotent-replay-withheld']).toBe('secret');
+    expect(rotatedAgain.body).toEqual({ ...rotated.body, secret: null });
+
+    // Nor is either secret kept with the stored responses.
+    const { rows } = await ctx.db.pool.query<{ body: string }>('SELECT body FROM idempotency_keys WHERE body LIKE $1', [
+      `%${first.body.id}%`,
+    ]);
+    expect(rows).toHaveLength(1);
+    for (const secret of [first.body.secret as string, rotated.body.secret as string]) {
+      const stored = await count('SELECT count(*)::int AS n FROM idempotency_keys WHERE body LIKE $1', [
+        `%${secret.slice(6)}%`,
+      ]);
+      expect(stored).toBe(0);
+    }
+  });
+
   it('When the key is quoted as a structured-field string, then it is the same key as the bare token', async () => {
     const t = await buildTenant(ctx.db);
     const k = key();

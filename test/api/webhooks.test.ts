@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readMigrations } from '../../src/db/migrate.js';
 import { DISABLE_AFTER_MS, PER_ENDPOINT, RETRY_SCHEDULE_MS, WebhookWorker } from '../../src/events/webhook.worker.js';
 import { capturingLogger, useOtherApps, useTestApp, type OtherApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
@@ -21,10 +22,10 @@ const hooks = (t: Team) => `/businesses/${t.business.id}/webhooks`;
 const asOwner = (t: Team) => ({ Authorization: `Bearer ${t.ownerToken}` });
 
 /** A worker on the business alone, with a clock the test moves and no jitter. */
-function workerFor(t: Team, start = new Date()) {
+function workerFor(t: Team, start = new Date(), allowPrivateNetworks = true) {
   const clock = { now: start };
   const worker = new WebhookWorker(ctx.db, capturingLogger().logger, {
-    allowPrivateNetworks: true,
+    allowPrivateNetworks,
     businessIds: [t.business.id],
     clock: () => clock.now,
     random: () => 0,
@@ -306,6 +307,68 @@ describe('Webhook delivery', () => {
     await createSuggestion(t, 'After the 410');
     expect(await workerFor(t).worker.runDue()).toBe(0);
     expect(await deliveries(t, hook.id)).toHaveLength(1);
+  });
+
+  it('When an endpoint is disabled, then its webhook.disabled event does not show the URL to a read key', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    receiver.reply = () => ({ status: 410 });
+    const url = `${receiver.url}?token=hook-credential-123`;
+    const res = await dev
+      .request()
+      .post(hooks(t))
+      .set(asOwner(t))
+      .send({ url, events: ['*'], description: 'Desk' });
+    expect(res.status, res.text).toBe(201);
+    await createSuggestion(t);
+    await workerFor(t).worker.runDue();
+    const [disabled] = await feedEvents(() => dev.request(), t.read, 1, { query: { type: 'webhook.disabled' } });
+    expect(disabled?.data.object).toEqual({
+      id: (res.body as { id: string }).id,
+      events: ['*'],
+      description: 'Desk',
+      active: false,
+      disabled_reason: 'gone',
+      created_at: expect.any(String) as string,
+      updated_at: expect.any(String) as string,
+    });
+    expect(JSON.stringify(disabled)).not.toContain('hook-credential-123');
+  });
+
+  it('When a webhook.disabled event was stored with its URL before, then the migration takes the URL out', async () => {
+    const t = await buildTeam(ctx.db);
+    const object = { id: crypto.randomUUID(), url: 'https://hooks.example.com/x?token=old-credential', events: ['*'] };
+    await ctx.db.pool.query(
+      `INSERT INTO events (id, business_id, type, data) VALUES ($1, $2, 'webhook.disabled', $3)`,
+      [crypto.randomUUID(), t.business.id, { object: { ...object, description: null, active: false } }],
+    );
+    const migration = readMigrations().find((m) => m.version === '0021_webhook_disabled_without_url');
+    await ctx.db.pool.query(migration!.sql);
+    const { rows } = await ctx.db.pool.query<{ data: { object: Record<string, unknown> } }>(
+      'SELECT data FROM events WHERE business_id = $1',
+      [t.business.id],
+    );
+    expect(rows.map((row) => row.data.object)).toEqual([
+      { id: object.id, events: ['*'], description: null, active: false },
+    ]);
+  });
+
+  it('When the URL resolves to a private address, then the delivery says it was refused, without the address', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    const hook = await createHook(t, receiver);
+    expect(receiver.url).toContain('127.0.0.1');
+    const res = await dev
+      .request()
+      .patch(`${hooks(t)}/${hook.id}`)
+      .set(asOwner(t))
+      .send({ url: receiver.url.replace('127.0.0.1', 'localhost') });
+    expect(res.status, res.text).toBe(200);
+    await createSuggestion(t);
+    await workerFor(t, new Date(), false).worker.runDue();
+    const [delivery] = await deliveries(t, hook.id);
+    expect(delivery).toMatchObject({ status: 'pending', last_error: 'refused: the address is not a public one' });
+    expect(receiver.received).toHaveLength(0);
   });
 
   it('When every delivery has failed for 5 days, then the endpoint is disabled as failing', async () => {

@@ -165,6 +165,34 @@ describe('the document', () => {
     expect(Object.keys(limited)).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
   });
 
+  it('When a webhook endpoint is created or its secret rotated, then the document says a replay withholds the secret', () => {
+    for (const path of [
+      '/businesses/{business_id}/webhooks',
+      '/businesses/{business_id}/webhooks/{id}/rotate-secret',
+    ]) {
+      const op = operation('post', path);
+      expect(op.description, path).toContain('`secret` set to null');
+      const success = Object.values(op.responses as Json).find((r: Json) => r.content && !r.$ref) as Json;
+      expect(success.headers['Idempotent-Replay-Withheld'], path).toEqual({
+        $ref: '#/components/headers/IdempotentReplayWithheld',
+      });
+      const body = schema(success.content['application/json'].schema.$ref.split('/').at(-1));
+      expect(body.properties.secret.description, path).toContain('Null in an Idempotency-Key replay');
+    }
+    expect(
+      operation('post', '/api/v1/suggestions').responses['201'].headers['Idempotent-Replay-Withheld'],
+    ).toBeUndefined();
+  });
+
+  it('When an export is read about, then its bom parameter is documented, CSV only and off by default', () => {
+    for (const path of ['/api/v1/export/suggestions', '/api/v1/export/issues']) {
+      const bom = parameter(operation('get', path), 'bom');
+      expect(bom, path).toMatchObject({ in: 'query', required: false });
+      expect(bom.schema.enum, path).toEqual(['true', 'false']);
+      expect(bom.description, path).toMatch(/byte-order mark \(EF BB BF\)/);
+    }
+  });
+
   it('describes exports in both formats and QR images by their media types', () => {
     const exported = operation('get', '/api/v1/export/suggestions').responses['200'];
     expect(Object.keys(exported.content)).toEqual(['application/json', 'text/csv']);

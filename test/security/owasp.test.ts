@@ -615,6 +615,33 @@ describe('CORS and transport headers', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('When a dashboard script on an allowed origin sends an Idempotency-Key, then the preflight allows it and the replay is readable', async () => {
+    const app = createApp({
+      db: ctx.db,
+      logger: createLogger('silent'),
+      config: { CORS_ORIGINS: ['https://dash.example.com'] },
+    });
+    const t = await buildTeam(ctx.db);
+    const preflight = await supertest(app)
+      .options('/api/v1/suggestions')
+      .set('Origin', 'https://dash.example.com')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'X-API-Key, Content-Type, Idempotency-Key');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toContain('Idempotency-Key');
+    const created = await supertest(app)
+      .post('/api/v1/suggestions')
+      .set('Origin', 'https://dash.example.com')
+      .set('X-API-Key', t.write)
+      .set('Idempotency-Key', crypto.randomUUID())
+      .send({ content: 'From the dashboard' });
+    expect(created.status).toBe(201);
+    const exposed = created.headers['access-control-expose-headers'] as string;
+    expect(exposed.split(',').map((name) => name.trim())).toEqual(
+      expect.arrayContaining(['Idempotent-Replayed', 'Idempotent-Replay-Withheld']),
+    );
+  });
+
   it('When any route answers, then helmet headers and Cache-Control: no-store are there', async () => {
     const t = await buildTeam(ctx.db);
     for (const res of [

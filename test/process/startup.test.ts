@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { budgetFor, EMBEDDED_INITDB_MS, SERVER_START_MS } from '../support/budgets.js';
+import { testMode } from '../support/database.js';
+import { runTs } from '../support/processes.js';
+
+/**
+ * How soon the first line may come: the process loads tsx and the config before saying anything.
+ * Several times what it takes on a loaded machine (0.6 s), and far less than opening an empty
+ * DATA_DIR (initdb), which used to come first.
+ */
+const FIRST_LINE_MS = 5_000;
+
+interface LogLine {
+  level: number;
+  msg: string;
+  /** When the test read it, in ms after the spawn. */
+  at: number;
+  url?: string;
+  res?: { statusCode: number };
+}
+
+describe('npm start on an empty data directory', () => {
+  it.runIf(testMode() === 'embedded')(
+    'When the server starts, then it says at once that it opens the database, then that it migrates, then where it is ready, and health polls log no error',
+    { timeout: budgetFor({ serverStarts: 1, initdbs: 1 }) },
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
+      const started = Date.now();
+      const child = runTs('src/main.ts', [], { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '' });
+      const lines: LogLine[] = [];
+      let partial = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        const text = partial + chunk.toString();
+        const complete = text.split('\n');
+        partial = complete.pop()!;
+        for (const line of complete) lines.push({ ...(JSON.parse(line) as LogLine), at: Date.now() - started });
+      });
+      const find = (msg: RegExp) => lines.find((line) => msg.test(line.msg));
+      const until = async (msg: RegExp, deadline = started + SERVER_START_MS + EMBEDDED_INITDB_MS) => {
+        while (!find(msg) && child.exitCode === null && Date.now() < deadline) await sleep(10);
+        const found = find(msg);
+        if (!found) throw new Error(`no line ${String(msg)}:\n${JSON.stringify(lines, null, 1)}`);
+        return found;
+      };
+      try {
+        const listening = (await until(/^listening$/)) as LogLine & { port: number };
+        // Polled from the moment it listens until it is ready: the 503s of the start among them.
+        const statuses: number[] = [];
+        for (let i = 0; i < 2_000 && statuses.at(-1) !== 200; i++) {
+          statuses.push((await fetch(`http://127.0.0.1:${listening.port}/health`)).status);
+          await sleep(5);
+        }
+        expect(statuses.at(-1)).toBe(200);
+        // Migrating an empty database takes a few hundred milliseconds: health was refused meanwhile.
+        expect(statuses).toContain(503);
+        // Written as it became ready: on its way through the pipe, if not here already.
+        const ready = await until(/^ready at /, Date.now() + 5_000);
+
+        const first = lines[0]!;
+        expect(first.msg).toBe('opening the embedded database');
+        expect(first.at).toBeLessThan(FIRST_LINE_MS);
+        const migrating = find(/^migrating the database$/)!;
+        expect(migrating).toBeDefined();
+        expect(ready.url).toBe(`http://127.0.0.1:${listening.port}`);
+        expect(ready.msg).toBe(`ready at ${ready.url}`);
+        expect(lines.indexOf(first)).toBeLessThan(lines.indexOf(migrating));
+        expect(lines.indexOf(migrating)).toBeLessThan(lines.indexOf(ready));
+        // The health checks' 503s while migrating are not errors; nothing else is either.
+        expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+        const polled = lines.filter((line) => line.res !== undefined);
+        expect(polled.length).toBe(statuses.length);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+});
