@@ -31,6 +31,7 @@ function expressRoutes(stack: Layer[], prefix = ''): string[] {
 const PAGES = [
   'GET /docs',
   'GET /docs/init.js',
+  'GET /docs/a11y.css',
   'GET /docs/:asset',
   'GET /',
   'GET /f/:code',
