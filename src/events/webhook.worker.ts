@@ -203,6 +203,8 @@ export class WebhookWorker {
     let attempted = 0;
     try {
       for (let claims = 0; claims < MAX_CLAIMS && !this.#stopped; claims++) {
+        // Here rather than after the loop, which a worker that is never idle does not reach.
+        await this.#purge();
         const room = Math.min(CLAIM, MAX_IN_FLIGHT - this.#sendingTotal);
         const seen = this.#changes;
         const claimed = room > 0 ? await this.#claim(room) : [];
@@ -215,7 +217,6 @@ export class WebhookWorker {
         await this.#changeSince(seen);
       }
       await Promise.all([...this.#inFlight]);
-      await this.#purge();
     } catch (err) {
       this.logger.warn({ err }, 'webhook queue unavailable; retrying at the next poll');
     }
