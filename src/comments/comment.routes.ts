@@ -1,5 +1,6 @@
-import { sendCachedList } from '../cache/list-cache.js';
+import { cachedList } from '../http/cached-list.js';
 import { offsetEnvelope, pageEnvelope } from '../http/params.js';
+import { created } from '../http/reply.js';
 import { defineRoute, type Feature, type Route } from '../http/route.js';
 import { toCommentResponse } from './comment.presenter.js';
 import type { EntityType } from './comment.repository.js';
@@ -39,10 +40,8 @@ function commentRoutes(entityType: EntityType, family: 'v1' | 'business'): Route
     action: 'comment',
     body: createCommentBody,
     responses: [{ status: 201, description: 'The new comment', json: commentSchema }],
-    handler: async ({ res, principal, body, services, id }) => {
-      const comment = await addComment(services.db.pool, principal, entityType, id, body.content);
-      res.status(201).json(toCommentResponse(comment));
-    },
+    handler: async ({ principal, body, id, db }) =>
+      created(toCommentResponse(await addComment(db, principal, entityType, id, body.content))),
   });
   const list = {
     ...common,
@@ -58,28 +57,26 @@ function commentRoutes(entityType: EntityType, family: 'v1' | 'business'): Route
         guard: 'api_key',
         query: listCommentsQuery,
         responses: [{ status: 200, description: 'The comments', json: commentPageSchema }],
-        handler: async ({ res, principal, query, services, id }) => {
-          await sendCachedList(res, services.lists, principal, cacheKey('v1', id, query), async () => {
+        handler: ({ principal, query, services, id, db }) =>
+          cachedList(services.lists, principal, cacheKey('v1', id, query), async () => {
             const { page, limit, sort, order } = query;
             const window = { sort, order, limit, offset: (page - 1) * limit };
-            const result = await listComments(services.db.pool, principal.businessId, entityType, id, window);
+            const result = await listComments(db, principal.businessId, entityType, id, window);
             return pageEnvelope(result.rows.map(toCommentResponse), result.total, page, limit);
-          });
-        },
+          }),
       })
     : defineRoute({
         ...list,
         guard: 'business',
         query: listCommentsOffsetQuery,
         responses: [{ status: 200, description: 'The comments', json: commentOffsetPageSchema }],
-        handler: async ({ res, principal, query, services, id }) => {
-          await sendCachedList(res, services.lists, principal, cacheKey('business', id, query), async () => {
+        handler: ({ principal, query, services, id, db }) =>
+          cachedList(services.lists, principal, cacheKey('business', id, query), async () => {
             const { limit, offset, sort, order } = query;
             const window = { sort, order, limit, offset };
-            const result = await listComments(services.db.pool, principal.businessId, entityType, id, window);
+            const result = await listComments(db, principal.businessId, entityType, id, window);
             return offsetEnvelope(result.rows.map(toCommentResponse), result.total, limit, offset);
-          });
-        },
+          }),
       });
   return [get, post];
 }

@@ -1,5 +1,6 @@
 import { defineRoute, type Feature, type Guard, type RouteContext } from '../http/route.js';
 import type { Principal } from '../auth/principal.js';
+import { ok } from '../http/reply.js';
 import { toEventResponse } from './event.presenter.js';
 import { eventFeedSchema } from './event.responses.js';
 import { listEventsQuery } from './event.schemas.js';
@@ -17,14 +18,14 @@ const queryNotes = {
   type: 'Only these types, comma-separated: `suggestion.updated,issue.updated`',
 };
 
-async function feed({ res, principal, query, services }: RouteContext<Guard, typeof listEventsQuery, undefined>) {
+async function feed({ principal, query, services, db }: RouteContext<Guard, typeof listEventsQuery, undefined>) {
   const page = await readFeed(
-    services.db.pool,
+    db,
     (principal as Principal).businessId,
     { after: query.after, limit: query.limit, types: query.type ?? null },
     services.eventRetentionDays,
   );
-  res.json({ data: page.rows.map(toEventResponse), next_cursor: page.nextCursor, has_more: page.hasMore });
+  return ok({ data: page.rows.map(toEventResponse), next_cursor: page.nextCursor, has_more: page.hasMore });
 }
 
 const common = {

@@ -1,5 +1,6 @@
-import { sendCachedList } from '../cache/list-cache.js';
+import { cachedList } from '../http/cached-list.js';
 import { offsetEnvelope } from '../http/params.js';
+import { created, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toIssueResponse } from './issue.presenter.js';
 import { issueOffsetPageSchema, issueSchema } from './issue.responses.js';
@@ -27,19 +28,13 @@ export const issueBusinessRoutes: Feature = {
       query: listIssuesOffsetQuery,
       queryNotes: issueListNotes,
       responses: [{ status: 200, description: 'A slice of the issues', json: issueOffsetPageSchema }],
-      handler: async ({ res, principal, query, services }) => {
-        await sendCachedList(res, services.lists, principal, `business issues ${JSON.stringify(query)}`, async () => {
+      handler: ({ principal, query, services, db }) =>
+        cachedList(services.lists, principal, `business issues ${JSON.stringify(query)}`, async () => {
           const { limit, offset, sort, order, assignee_id, ...filter } = query;
           const page = { sort, order, limit, offset };
-          const result = await listIssues(
-            services.db.pool,
-            principal.businessId,
-            { ...filter, assigneeId: assignee_id },
-            page,
-          );
+          const result = await listIssues(db, principal.businessId, { ...filter, assigneeId: assignee_id }, page);
           return offsetEnvelope(result.rows.map(toIssueResponse), result.total, limit, offset);
-        });
-      },
+        }),
     }),
     defineRoute({
       ...common,
@@ -50,9 +45,7 @@ export const issueBusinessRoutes: Feature = {
       summary: 'Read an issue (dashboard)',
       action: 'read',
       responses: [{ status: 200, description: 'The issue', json: issueSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        res.json(toIssueResponse(await getIssue(services.db.pool, principal.businessId, id)));
-      },
+      handler: async ({ principal, id, db }) => ok(toIssueResponse(await getIssue(db, principal.businessId, id))),
     }),
     defineRoute({
       ...common,
@@ -73,9 +66,9 @@ export const issueBusinessRoutes: Feature = {
           },
         },
       ],
-      handler: async ({ req, res, principal, body, services }) => {
-        const issue = await createIssue(services.db.pool, principal, body);
-        res.status(201).location(`${req.baseUrl}/issues/${issue.id}`).json(toIssueResponse(issue));
+      handler: async ({ req, principal, body, db }) => {
+        const issue = await createIssue(db, principal, body);
+        return created(toIssueResponse(issue), `${req.baseUrl}/issues/${issue.id}`);
       },
     }),
     defineRoute({
@@ -92,9 +85,7 @@ export const issueBusinessRoutes: Feature = {
       accessNote: 'A `member` may change `status` alone; any other change needs the role `owner` or `admin`.',
       body: updateIssueBody,
       responses: [{ status: 200, description: 'The updated issue', json: issueSchema }],
-      handler: async ({ res, principal, body, services, id }) => {
-        res.json(toIssueResponse(await changeIssue(services.db.pool, principal, id, body)));
-      },
+      handler: async ({ principal, body, id, db }) => ok(toIssueResponse(await changeIssue(db, principal, id, body))),
     }),
   ],
 };

@@ -1,5 +1,6 @@
-import { sendCachedList } from '../cache/list-cache.js';
+import { cachedList } from '../http/cached-list.js';
 import { pageEnvelope } from '../http/params.js';
+import { ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toIssueListItem, toIssueResponse } from './issue.presenter.js';
 import { issuePageSchema, issueSchema } from './issue.responses.js';
@@ -26,19 +27,18 @@ export const issueV1Routes: Feature = {
       query: listIssuesQuery,
       queryNotes: issueListNotes,
       responses: [{ status: 200, description: 'One page of issues', json: issuePageSchema }],
-      handler: async ({ res, principal, query, services }) => {
-        await sendCachedList(res, services.lists, principal, `issues ${JSON.stringify(query)}`, async () => {
+      handler: ({ principal, query, services, db }) =>
+        cachedList(services.lists, principal, `issues ${JSON.stringify(query)}`, async () => {
           const { page, limit, sort, order, ...filter } = query;
           const offset = (page - 1) * limit;
-          const result = await listIssues(services.db.pool, principal.businessId, filter, {
+          const result = await listIssues(db, principal.businessId, filter, {
             sort,
             order,
             limit,
             offset,
           });
           return pageEnvelope(result.rows.map(toIssueListItem), result.total, page, limit);
-        });
-      },
+        }),
     }),
     defineRoute({
       ...common,
@@ -48,9 +48,7 @@ export const issueV1Routes: Feature = {
       operationId: 'getIssue',
       summary: 'Read an issue',
       responses: [{ status: 200, description: 'The issue', json: issueSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        res.json(toIssueResponse(await getIssue(services.db.pool, principal.businessId, id)));
-      },
+      handler: async ({ principal, id, db }) => ok(toIssueResponse(await getIssue(db, principal.businessId, id))),
     }),
   ],
 };

@@ -1,6 +1,7 @@
-import { sendCachedList } from '../cache/list-cache.js';
+import { cachedList } from '../http/cached-list.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { offsetEnvelope } from '../http/params.js';
+import { created, ok } from '../http/reply.js';
 import { toSuggestionDashboardResponse } from './suggestion.presenter.js';
 import { suggestionDashboardSchema, suggestionOffsetPageSchema } from './suggestion.responses.js';
 import {
@@ -33,20 +34,13 @@ export const suggestionBusinessRoutes: Feature = {
       query: listSuggestionsOffsetQuery,
       queryNotes: suggestionListNotes,
       responses: [{ status: 200, description: 'A slice of the suggestions', json: suggestionOffsetPageSchema }],
-      handler: async ({ res, principal, query, services }) => {
-        await sendCachedList(
-          res,
-          services.lists,
-          principal,
-          `business suggestions ${JSON.stringify(query)}`,
-          async () => {
-            const { limit, offset, sort, order, ...filter } = query;
-            const page = { sort, order, limit, offset };
-            const result = await listSuggestions(services.db.pool, principal.businessId, filter, page);
-            return offsetEnvelope(result.rows.map(toSuggestionDashboardResponse), result.total, limit, offset);
-          },
-        );
-      },
+      handler: ({ principal, query, services, db }) =>
+        cachedList(services.lists, principal, `business suggestions ${JSON.stringify(query)}`, async () => {
+          const { limit, offset, sort, order, ...filter } = query;
+          const page = { sort, order, limit, offset };
+          const result = await listSuggestions(db, principal.businessId, filter, page);
+          return offsetEnvelope(result.rows.map(toSuggestionDashboardResponse), result.total, limit, offset);
+        }),
     }),
     defineRoute({
       ...common,
@@ -57,10 +51,8 @@ export const suggestionBusinessRoutes: Feature = {
       summary: 'Read a suggestion (dashboard)',
       action: 'read',
       responses: [{ status: 200, description: 'The suggestion', json: suggestionDashboardSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        const suggestion = await getSuggestion(services.db.pool, principal.businessId, id);
-        res.json(toSuggestionDashboardResponse(suggestion));
-      },
+      handler: async ({ principal, id, db }) =>
+        ok(toSuggestionDashboardResponse(await getSuggestion(db, principal.businessId, id))),
     }),
     defineRoute({
       ...common,
@@ -79,12 +71,9 @@ export const suggestionBusinessRoutes: Feature = {
           headers: suggestionCreatedHeaders('/businesses/{business_id}/suggestions'),
         },
       ],
-      handler: async ({ req, res, principal, body, services }) => {
-        const suggestion = await createSuggestion(services.db.pool, principal, body);
-        res
-          .status(201)
-          .location(`${req.baseUrl}/suggestions/${suggestion.id}`)
-          .json(toSuggestionDashboardResponse(suggestion));
+      handler: async ({ req, principal, body, db }) => {
+        const suggestion = await createSuggestion(db, principal, body);
+        return created(toSuggestionDashboardResponse(suggestion), `${req.baseUrl}/suggestions/${suggestion.id}`);
       },
     }),
     defineRoute({
@@ -102,10 +91,8 @@ export const suggestionBusinessRoutes: Feature = {
       body: updateSuggestionDashboardBody,
       responses: [{ status: 200, description: 'The updated suggestion', json: suggestionDashboardSchema }],
       errors: [409],
-      handler: async ({ res, principal, body, services, id }) => {
-        const suggestion = await changeSuggestion(services.db.pool, principal, id, body);
-        res.json(toSuggestionDashboardResponse(suggestion));
-      },
+      handler: async ({ principal, body, id, db }) =>
+        ok(toSuggestionDashboardResponse(await changeSuggestion(db, principal, id, body))),
     }),
   ],
 };

@@ -1,6 +1,7 @@
-import { sendCachedList } from '../cache/list-cache.js';
+import { cachedList } from '../http/cached-list.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { pageEnvelope } from '../http/params.js';
+import { created, ok } from '../http/reply.js';
 import { toSuggestionListItem, toSuggestionResponse } from './suggestion.presenter.js';
 import { suggestionPageSchema, suggestionSchema } from './suggestion.responses.js';
 import {
@@ -31,19 +32,18 @@ export const suggestionV1Routes: Feature = {
       query: listSuggestionsQuery,
       queryNotes: suggestionListNotes,
       responses: [{ status: 200, description: 'One page of suggestions', json: suggestionPageSchema }],
-      handler: async ({ res, principal, query, services }) => {
-        await sendCachedList(res, services.lists, principal, `suggestions ${JSON.stringify(query)}`, async () => {
+      handler: ({ principal, query, services, db }) =>
+        cachedList(services.lists, principal, `suggestions ${JSON.stringify(query)}`, async () => {
           const { page, limit, sort, order, ...filter } = query;
           const offset = (page - 1) * limit;
-          const result = await listSuggestions(services.db.pool, principal.businessId, filter, {
+          const result = await listSuggestions(db, principal.businessId, filter, {
             sort,
             order,
             limit,
             offset,
           });
           return pageEnvelope(result.rows.map(toSuggestionListItem), result.total, page, limit);
-        });
-      },
+        }),
     }),
     defineRoute({
       ...common,
@@ -54,9 +54,8 @@ export const suggestionV1Routes: Feature = {
       summary: 'Read a suggestion',
       action: 'read',
       responses: [{ status: 200, description: 'The suggestion', json: suggestionSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        res.json(toSuggestionResponse(await getSuggestion(services.db.pool, principal.businessId, id)));
-      },
+      handler: async ({ principal, id, db }) =>
+        ok(toSuggestionResponse(await getSuggestion(db, principal.businessId, id))),
     }),
     defineRoute({
       ...common,
@@ -75,9 +74,9 @@ export const suggestionV1Routes: Feature = {
           headers: suggestionCreatedHeaders('/api/v1/suggestions'),
         },
       ],
-      handler: async ({ req, res, principal, body, services }) => {
-        const suggestion = await createSuggestion(services.db.pool, principal, body);
-        res.status(201).location(`${req.baseUrl}/suggestions/${suggestion.id}`).json(toSuggestionResponse(suggestion));
+      handler: async ({ req, principal, body, db }) => {
+        const suggestion = await createSuggestion(db, principal, body);
+        return created(toSuggestionResponse(suggestion), `${req.baseUrl}/suggestions/${suggestion.id}`);
       },
     }),
     defineRoute({
@@ -91,9 +90,8 @@ export const suggestionV1Routes: Feature = {
       action: 'write',
       body: updateSuggestionBody,
       responses: [{ status: 200, description: 'The updated suggestion', json: suggestionSchema }],
-      handler: async ({ res, principal, body, services, id }) => {
-        res.json(toSuggestionResponse(await changeSuggestion(services.db.pool, principal, id, body)));
-      },
+      handler: async ({ principal, body, id, db }) =>
+        ok(toSuggestionResponse(await changeSuggestion(db, principal, id, body))),
     }),
   ],
 };

@@ -1,4 +1,5 @@
 import { idParam, offsetEnvelope, pageEnvelope } from '../http/params.js';
+import { created, noContent, ok } from '../http/reply.js';
 import { defineRoute, type Feature, type Route } from '../http/route.js';
 import { toVoteResponse } from './vote.presenter.js';
 import { voteOffsetPageSchema, votePageSchema, voteSchema } from './vote.responses.js';
@@ -38,9 +39,9 @@ function voteRoutes(family: 'v1' | 'business'): Route[] {
       { status: 201, description: 'The new vote', json: voteSchema },
       { status: 200, description: 'This voter had already voted: the existing vote', json: voteSchema },
     ],
-    handler: async ({ res, principal, body, services, id }) => {
-      const outcome = await castVote(services.db.pool, principal, id, voterOf(body));
-      res.status(outcome.created ? 201 : 200).json(toVoteResponse(outcome.vote));
+    handler: async ({ principal, body, id, db }) => {
+      const outcome = await castVote(db, principal, id, voterOf(body));
+      return outcome.created ? created(toVoteResponse(outcome.vote)) : ok(toVoteResponse(outcome.vote));
     },
   });
   const remove = defineRoute({
@@ -54,10 +55,10 @@ function voteRoutes(family: 'v1' | 'business'): Route[] {
     summary: `Take a vote back${suffix}`,
     action: 'write',
     responses: [{ status: 204, description: 'The vote is removed and the count lowered' }],
-    handler: async ({ req, res, principal, services, id }) => {
+    handler: async ({ req, principal, id, db }) => {
       const suggestionId = idParam(req.params.id, 'Suggestion');
-      await withdrawVote(services.db.pool, principal, suggestionId, { id });
-      res.status(204).end();
+      await withdrawVote(db, principal, suggestionId, { id });
+      return noContent();
     },
   });
   const list = {
@@ -78,11 +79,11 @@ function voteRoutes(family: 'v1' | 'business'): Route[] {
         guard: 'api_key',
         query: listVotesQuery,
         responses: [{ status: 200, description: 'The votes', json: votePageSchema }],
-        handler: async ({ res, principal, query, services, id }) => {
+        handler: async ({ principal, query, id, db }) => {
           const { page, limit, sort, order } = query;
           const window = { sort, order, limit, offset: (page - 1) * limit };
-          const result = await listVotes(services.db.pool, principal.businessId, id, window);
-          res.json(pageEnvelope(result.rows.map(toVoteResponse), result.total, page, limit));
+          const result = await listVotes(db, principal.businessId, id, window);
+          return ok(pageEnvelope(result.rows.map(toVoteResponse), result.total, page, limit));
         },
       })
     : defineRoute({
@@ -90,10 +91,10 @@ function voteRoutes(family: 'v1' | 'business'): Route[] {
         guard: 'business',
         query: listVotesOffsetQuery,
         responses: [{ status: 200, description: 'The votes', json: voteOffsetPageSchema }],
-        handler: async ({ res, principal, query, services, id }) => {
+        handler: async ({ principal, query, id, db }) => {
           const { limit, offset, sort, order } = query;
-          const result = await listVotes(services.db.pool, principal.businessId, id, { sort, order, limit, offset });
-          res.json(offsetEnvelope(result.rows.map(toVoteResponse), result.total, limit, offset));
+          const result = await listVotes(db, principal.businessId, id, { sort, order, limit, offset });
+          return ok(offsetEnvelope(result.rows.map(toVoteResponse), result.total, limit, offset));
         },
       });
   return [get, post, remove];
