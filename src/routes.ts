@@ -8,16 +8,14 @@ import { eventFeature } from './events/event.routes.js';
 import { webhookFeature } from './events/webhook.routes.js';
 import { exportFeature } from './exports/export.routes.js';
 import type { Feature, Route } from './http/route.js';
-import { issueBusinessRoutes } from './issues/issue.business.routes.js';
-import { issueV1Routes } from './issues/issue.v1.routes.js';
+import { issueBusinessRoutes, issueV1Routes } from './issues/issue.routes.js';
 import { locationFeature } from './locations/location.routes.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
 import { publicPageFeature } from './public-page/page.routes.js';
 import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
 import { serviceFeature } from './service/service.routes.js';
 import { sessionFeature } from './sessions/session.routes.js';
-import { suggestionBusinessRoutes } from './suggestions/suggestion.business.routes.js';
-import { suggestionV1Routes } from './suggestions/suggestion.v1.routes.js';
+import { suggestionBusinessRoutes, suggestionV1Routes } from './suggestions/suggestion.routes.js';
 import { teamFeature } from './team/team.routes.js';
 import { voteFeature } from './votes/vote.routes.js';
 

@@ -1,3 +1,4 @@
+import { accepted, noContent } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { passwordChangeBody, passwordResetBody, passwordResetConfirmBody } from './account.schemas.js';
 import { changePassword, confirmPasswordReset, requestPasswordReset } from './account.service.js';
@@ -27,9 +28,9 @@ export const accountFeature: Feature = {
       guard: 'public',
       body: passwordResetBody,
       responses: [{ status: 202, description: 'Accepted: a message is on its way if the email has an account' }],
-      handler: async ({ res, body, services }) => {
-        await requestPasswordReset(services.db.pool, services.mail, body.email);
-        res.status(202).end();
+      handler: async ({ body, services, db }) => {
+        await requestPasswordReset(db, services.mail, body.email);
+        return accepted();
       },
     }),
     defineRoute({
@@ -46,9 +47,9 @@ export const accountFeature: Feature = {
       body: passwordResetConfirmBody,
       responses: [{ status: 204, description: 'The password is set; sign in with it' }],
       errors: [401],
-      handler: async ({ res, body, services }) => {
-        await confirmPasswordReset(services.db.pool, body);
-        res.status(204).end();
+      handler: async ({ body, db }) => {
+        await confirmPasswordReset(db, body);
+        return noContent();
       },
     }),
     defineRoute({
@@ -63,9 +64,9 @@ export const accountFeature: Feature = {
       guard: 'session',
       body: passwordChangeBody,
       responses: [{ status: 204, description: 'Changed' }],
-      handler: async ({ res, principal: session, body, services }) => {
-        await changePassword(services.db.pool, services.loginThrottle, session, body);
-        res.status(204).end();
+      handler: async ({ principal: session, body, services, db }) => {
+        await changePassword(db, services.loginThrottle, session, body);
+        return noContent();
       },
     }),
   ],

@@ -1,3 +1,4 @@
+import { ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toAnalyticsOverviewResponse } from './analytics.presenter.js';
 import { analyticsOverviewSchema } from './analytics.responses.js';
@@ -18,9 +19,8 @@ export const analyticsFeature: Feature = {
       action: 'read',
       query: overviewQuery,
       responses: [{ status: 200, description: 'The summary', json: analyticsOverviewSchema }],
-      handler: async ({ res, principal, services }) => {
-        res.json(toAnalyticsOverviewResponse(await analyticsOverview(services.db.pool, principal.businessId)));
-      },
+      handler: async ({ principal, db }) =>
+        ok(toAnalyticsOverviewResponse(await analyticsOverview(db, principal.businessId))),
     }),
   ],
 };

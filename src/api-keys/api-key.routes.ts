@@ -1,4 +1,5 @@
 import { offsetEnvelope } from '../http/params.js';
+import { created, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toApiKeyResponse, toCreatedApiKeyResponse } from './api-key.presenter.js';
 import { apiKeyOffsetPageSchema, apiKeySchema, createdApiKeySchema } from './api-key.responses.js';
@@ -21,10 +22,10 @@ export const apiKeyFeature: Feature = {
       responses: [
         { status: 200, description: 'A slice of the keys, revoked ones included', json: apiKeyOffsetPageSchema },
       ],
-      handler: async ({ res, principal, query: { limit, offset, order }, services }) => {
+      handler: async ({ principal, query: { limit, offset, order }, db }) => {
         const page = { sort: 'created_at', order, limit, offset } as const;
-        const result = await listApiKeys(services.db.pool, principal.businessId, page);
-        res.json(offsetEnvelope(result.rows.map(toApiKeyResponse), result.total, limit, offset));
+        const result = await listApiKeys(db, principal.businessId, page);
+        return ok(offsetEnvelope(result.rows.map(toApiKeyResponse), result.total, limit, offset));
       },
     }),
     defineRoute({
@@ -38,10 +39,10 @@ export const apiKeyFeature: Feature = {
       // Its answer is the only place the full key exists: it is never stored, not even for a retry.
       idempotency: false,
       responses: [{ status: 201, description: 'The new key, in full', json: createdApiKeySchema }],
-      handler: async ({ res, principal, body, services }) => {
+      handler: async ({ principal, body, db }) => {
         const input = { ...body, createdBy: principal.userId };
-        const { row, key } = await createApiKey(services.db.pool, principal.businessId, input);
-        res.status(201).json(toCreatedApiKeyResponse(row, key));
+        const { row, key } = await createApiKey(db, principal.businessId, input);
+        return created(toCreatedApiKeyResponse(row, key));
       },
     }),
     defineRoute({
@@ -53,9 +54,8 @@ export const apiKeyFeature: Feature = {
       summary: 'Revoke an API key',
       description: 'Instant and permanent: the next request with the key is a 401.',
       responses: [{ status: 200, description: 'The revoked key', json: apiKeySchema }],
-      handler: async ({ res, principal, services, id }) => {
-        res.json(toApiKeyResponse(await revokeKey(services.db.pool, principal.businessId, id, principal.userId)));
-      },
+      handler: async ({ principal, id, db }) =>
+        ok(toApiKeyResponse(await revokeKey(db, principal.businessId, id, principal.userId))),
     }),
   ],
 };

@@ -1,3 +1,4 @@
+import { ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toBusinessResponse } from './business.presenter.js';
 import { businessSchema } from './business.responses.js';
@@ -17,9 +18,7 @@ export const businessFeature: Feature = {
       summary: 'Read the business and its settings',
       action: 'read',
       responses: [{ status: 200, description: 'The business', json: businessSchema }],
-      handler: async ({ res, principal, services }) => {
-        res.json(toBusinessResponse(await getBusiness(services.db.pool, principal.businessId)));
-      },
+      handler: async ({ principal, db }) => ok(toBusinessResponse(await getBusiness(db, principal.businessId))),
     }),
     defineRoute({
       ...common,
@@ -33,9 +32,8 @@ export const businessFeature: Feature = {
       action: 'manage_business',
       body: updateBusinessBody,
       responses: [{ status: 200, description: 'The updated business', json: businessSchema }],
-      handler: async ({ res, principal, body, services }) => {
-        res.json(toBusinessResponse(await changeBusiness(services.db.pool, principal.businessId, principal, body)));
-      },
+      handler: async ({ principal, body, db }) =>
+        ok(toBusinessResponse(await changeBusiness(db, principal.businessId, principal, body))),
     }),
   ],
 };

@@ -1,5 +1,3 @@
-import type { Response } from 'express';
-
 /** Told of every lookup: metrics count them (src/metrics). */
 export interface CacheObserver {
   hit(): void;
@@ -68,33 +66,4 @@ export class ListCache {
     this.#bytes -= entry.body.length;
     this.#entries.delete(key);
   }
-}
-
-/**
- * Answers a list request from the cache when the business has not changed since the response was
- * made, else with `build()`'s result, which is then kept. The change number is the one the API key
- * lookup read, before the list: the list's snapshot is then at least as new as the number it is
- * filed under, and every later write moves the number on, so no request is ever answered with data
- * older than its own start. `key` must hold everything the response depends on besides the
- * business's rows (the family, the resource, the query).
- */
-export async function sendCachedList(
-  res: Response,
-  cache: ListCache,
-  business: { businessId: string; changeNumber: number },
-  key: string,
-  build: () => Promise<unknown>,
-): Promise<void> {
-  const { businessId, changeNumber } = business;
-  if (cache.maxBytes === 0) {
-    res.json(await build());
-    return;
-  }
-  const fullKey = `${businessId} ${key}`;
-  let body = cache.get(fullKey, changeNumber);
-  if (!body) {
-    body = Buffer.from(JSON.stringify(await build()));
-    cache.set(fullKey, changeNumber, body);
-  }
-  res.set('Content-Type', 'application/json; charset=utf-8').send(body);
 }

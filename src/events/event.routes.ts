@@ -1,5 +1,6 @@
-import { defineRoute, type Feature, type Guard, type RouteContext } from '../http/route.js';
-import type { Principal } from '../auth/principal.js';
+import { defineFamilies } from '../http/families.js';
+import { ok } from '../http/reply.js';
+import type { Feature } from '../http/route.js';
 import { toEventResponse } from './event.presenter.js';
 import { eventFeedSchema } from './event.responses.js';
 import { listEventsQuery } from './event.schemas.js';
@@ -17,39 +18,28 @@ const queryNotes = {
   type: 'Only these types, comma-separated: `suggestion.updated,issue.updated`',
 };
 
-async function feed({ res, principal, query, services }: RouteContext<Guard, typeof listEventsQuery, undefined>) {
-  const page = await readFeed(
-    services.db.pool,
-    (principal as Principal).businessId,
-    { after: query.after, limit: query.limit, types: query.type ?? null },
-    services.eventRetentionDays,
-  );
-  res.json({ data: page.rows.map(toEventResponse), next_cursor: page.nextCursor, has_more: page.hasMore });
-}
-
-const common = {
-  method: 'get' as const,
+/** The same feed in both families. */
+const feed = defineFamilies({
+  method: 'get',
+  path: '/events',
   tag: 'Events',
   summary: 'Read the event feed',
   description,
-  action: 'read' as const,
-  query: listEventsQuery,
+  action: 'read',
   queryNotes,
-  responses: [{ status: 200 as const, description: 'Events after the cursor', json: eventFeedSchema }],
-  errors: [410 as const],
-};
+  responses: [{ status: 200, description: 'Events after the cursor', json: eventFeedSchema }],
+  errors: [410],
+  v1: { operationId: 'listEvents', query: listEventsQuery },
+  business: { operationId: 'listBusinessEvents', query: listEventsQuery },
+  handler: async ({ principal, query, services, db }) => {
+    const filter = { after: query.after, limit: query.limit, types: query.type ?? null };
+    const page = await readFeed(db, principal.businessId, filter, services.eventRetentionDays);
+    return ok({ data: page.rows.map(toEventResponse), next_cursor: page.nextCursor, has_more: page.hasMore });
+  },
+});
 
 /** The pull side of events: the same feed in both families. */
 export const eventFeature: Feature = {
   tags: [{ name: 'Events', description: 'Every change, to pull as a feed or receive by webhook' }],
-  routes: [
-    defineRoute({ ...common, guard: 'api_key', path: '/api/v1/events', operationId: 'listEvents', handler: feed }),
-    defineRoute({
-      ...common,
-      guard: 'business',
-      path: '/businesses/:business_id/events',
-      operationId: 'listBusinessEvents',
-      handler: feed,
-    }),
-  ],
+  routes: [feed.v1, feed.business],
 };

@@ -1,4 +1,5 @@
 import { offsetEnvelope, idParam } from '../http/params.js';
+import { accepted, created, noContent, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { webhookPayloads } from './event.responses.js';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from './webhook.presenter.js';
@@ -49,9 +50,9 @@ export const webhookFeature: Feature = {
       summary: 'List webhook endpoints',
       query: listWebhooksQuery,
       responses: [{ status: 200, description: 'A slice of the endpoints', json: webhookEndpointPageSchema }],
-      handler: async ({ res, principal, query: { limit, offset }, services }) => {
-        const result = await listEndpoints(services.db.pool, principal.businessId, { limit, offset });
-        res.json(offsetEnvelope(result.rows.map(toWebhookEndpointResponse), result.total, limit, offset));
+      handler: async ({ principal, query: { limit, offset }, db }) => {
+        const result = await listEndpoints(db, principal.businessId, { limit, offset });
+        return ok(offsetEnvelope(result.rows.map(toWebhookEndpointResponse), result.total, limit, offset));
       },
     }),
     defineRoute({
@@ -67,13 +68,12 @@ export const webhookFeature: Feature = {
       notReplayed: ['secret'],
       responses: [{ status: 201, description: 'The endpoint and its secret', json: webhookEndpointWithSecretSchema }],
       errors: [409],
-      handler: async ({ res, principal, body, services }) => {
-        const pool = services.db.pool;
-        const { endpoint, secret } = await createEndpoint(pool, principal.businessId, body, {
+      handler: async ({ principal, body, services, db }) => {
+        const { endpoint, secret } = await createEndpoint(db, principal.businessId, body, {
           allowPrivateNetworks: services.webhookAllowPrivateNetworks,
           maxEndpoints: services.webhookMaxEndpoints,
         });
-        res.status(201).json({ ...toWebhookEndpointResponse(endpoint), secret });
+        return created({ ...toWebhookEndpointResponse(endpoint), secret });
       },
     }),
     defineRoute({
@@ -82,9 +82,8 @@ export const webhookFeature: Feature = {
       operationId: 'getWebhook',
       summary: 'Read a webhook endpoint',
       responses: [{ status: 200, description: 'The endpoint', json: webhookEndpointSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        res.json(toWebhookEndpointResponse(await getEndpoint(services.db.pool, principal.businessId, id)));
-      },
+      handler: async ({ principal, id, db }) =>
+        ok(toWebhookEndpointResponse(await getEndpoint(db, principal.businessId, id))),
     }),
     defineRoute({
       ...one,
@@ -94,10 +93,10 @@ export const webhookFeature: Feature = {
       description: 'Give at least one of `url`, `events`, `description`, `active`.',
       body: updateWebhookBody,
       responses: [{ status: 200, description: 'The updated endpoint', json: webhookEndpointSchema }],
-      handler: async ({ res, principal, body, services, id }) => {
+      handler: async ({ principal, body, services, id, db }) => {
         const allow = services.webhookAllowPrivateNetworks;
-        const endpoint = await changeEndpoint(services.db.pool, principal.businessId, id, body, allow);
-        res.json(toWebhookEndpointResponse(endpoint));
+        const endpoint = await changeEndpoint(db, principal.businessId, id, body, allow);
+        return ok(toWebhookEndpointResponse(endpoint));
       },
     }),
     defineRoute({
@@ -107,9 +106,9 @@ export const webhookFeature: Feature = {
       summary: 'Delete a webhook endpoint',
       description: 'Its pending deliveries are dropped.',
       responses: [{ status: 204, description: 'Deleted' }],
-      handler: async ({ res, principal, services, id }) => {
-        await removeEndpoint(services.db.pool, principal.businessId, id);
-        res.status(204).end();
+      handler: async ({ principal, id, db }) => {
+        await removeEndpoint(db, principal.businessId, id);
+        return noContent();
       },
     }),
     defineRoute({
@@ -124,10 +123,10 @@ export const webhookFeature: Feature = {
         'switch to the new one without refusing an event. If this answer is lost, rotate again.',
       notReplayed: ['secret'],
       responses: [{ status: 200, description: 'The new secret, shown once', json: rotatedSecretSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        const secret = await rotateSecret(services.db.pool, principal.businessId, id);
+      handler: async ({ principal, id, db }) => {
+        const secret = await rotateSecret(db, principal.businessId, id);
         const expires = new Date(Date.now() + SECRET_OVERLAP_MS).toISOString();
-        res.json({ secret, previous_secret_expires_at: expires });
+        return ok({ secret, previous_secret_expires_at: expires });
       },
     }),
     defineRoute({
@@ -139,9 +138,8 @@ export const webhookFeature: Feature = {
       summary: 'Send a test event to a webhook endpoint',
       description: 'Queues a `webhook.test` event for this endpoint alone; its delivery is listed with the others.',
       responses: [{ status: 202, description: 'Queued', json: testEventSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        res.status(202).json({ event_id: await sendTestEvent(services.db.pool, principal.businessId, id) });
-      },
+      handler: async ({ principal, id, db }) =>
+        accepted({ event_id: await sendTestEvent(db, principal.businessId, id) }),
     }),
     defineRoute({
       ...common,
@@ -153,9 +151,9 @@ export const webhookFeature: Feature = {
       description: 'Newest first: the event, the attempts so far, the last outcome and the next attempt.',
       query: listDeliveriesQuery,
       responses: [{ status: 200, description: 'A slice of the deliveries', json: webhookDeliveryPageSchema }],
-      handler: async ({ res, principal, query: { limit, offset }, services, id }) => {
-        const result = await listDeliveries(services.db.pool, principal.businessId, id, { limit, offset });
-        res.json(offsetEnvelope(result.rows.map(toWebhookDeliveryResponse), result.total, limit, offset));
+      handler: async ({ principal, query: { limit, offset }, id, db }) => {
+        const result = await listDeliveries(db, principal.businessId, id, { limit, offset });
+        return ok(offsetEnvelope(result.rows.map(toWebhookDeliveryResponse), result.total, limit, offset));
       },
     }),
     defineRoute({
@@ -168,10 +166,9 @@ export const webhookFeature: Feature = {
       summary: 'Send a delivery again',
       description: 'Queued now with the same `webhook-id` and a fresh retry schedule.',
       responses: [{ status: 202, description: 'Queued again', json: webhookDeliverySchema }],
-      handler: async ({ req, res, principal, services, id }) => {
+      handler: async ({ req, principal, id, db }) => {
         const endpointId = idParam(req.params.webhook_id, 'Webhook');
-        const delivery = await redeliver(services.db.pool, principal.businessId, endpointId, id);
-        res.status(202).json(toWebhookDeliveryResponse(delivery));
+        return accepted(toWebhookDeliveryResponse(await redeliver(db, principal.businessId, endpointId, id)));
       },
     }),
   ],

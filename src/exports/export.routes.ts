@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
+import { stream } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { exampleOf } from '../shared/responses.js';
 import { csvEncoder } from './export.csv.js';
@@ -91,17 +92,19 @@ function exportRoute<Filter>(
         },
       },
     ],
-    handler: async ({ req, res, principal, query, services }) => {
+    handler: async ({ req, principal, query, db }) => {
       const { filter } = query;
       const format = chosenFormat(req, query.format);
       // Until the first write, any failure is still an ordinary JSON error response.
-      const run = await openExport(services.db.pool, resource, principal.businessId, filter);
+      const run = await openExport(db, resource, principal.businessId, filter);
       const encoder =
         format === 'csv' ? csvEncoder(resource.fields, { bom: query.bom }) : jsonEncoder(resource.fields, run);
-      const result = await streamExport(res, run, encoder, exportHeaders(run, format, name));
-      if (!result.completed) {
-        req.log.info({ export: name, format, written: result.written }, 'export stopped: client went away');
-      }
+      return stream(async (res) => {
+        const result = await streamExport(res, run, encoder, exportHeaders(run, format, name));
+        if (!result.completed) {
+          req.log.info({ export: name, format, written: result.written }, 'export stopped: client went away');
+        }
+      });
     },
   });
 }

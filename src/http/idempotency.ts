@@ -1,8 +1,10 @@
 import type { Request, Response } from 'express';
+import type pg from 'pg';
 import { errorBody, type HttpError } from '../errors/http-error.js';
 import { parseIdempotencyKey } from '../idempotency/idempotency.key.js';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store.js';
 import { clientErrorOf } from './error-handler.js';
+import { sendReply, type Reply } from './reply.js';
 
 /** Refusals a retry may turn around (a credential, a permission, a limit): never stored. */
 const NOT_STORED = new Set([401, 403, 429]);
@@ -19,51 +21,61 @@ export interface KeyedTarget {
   notReplayed: readonly string[];
 }
 
+/** Where a write's request transaction comes from: the store of keys, on the pool it opens it on. */
+export interface RequestTransactions {
+  store: IdempotencyStore;
+  pool: pg.Pool;
+}
+
 /**
- * Runs a write with its Idempotency-Key, when the request has one (docs/idempotency.md): a stored
- * response is replayed without running it again; otherwise it runs in the key's transaction, and its
- * response commits with its writes. Its 4xx refusals are stored too, in a transaction of their own;
- * 401, 403, 429 and 5xx are not.
+ * Runs a write with the request's database and sends its reply. Without an Idempotency-Key that
+ * database is the pool. With one (docs/idempotency.md), this is where the request transaction
+ * opens: a stored reply is replayed without running the write again; otherwise the write runs in
+ * the key's transaction, and its reply is stored in it and commits with its writes. Its 4xx
+ * refusals are stored too, in a transaction of their own; 401, 403, 429 and 5xx are not.
  */
-export async function runIdempotently(
-  store: IdempotencyStore,
+export async function withRequestTransaction(
+  { store, pool }: RequestTransactions,
   req: Request,
   res: Response,
   { credential, path, notReplayed }: KeyedTarget,
-  operation: () => Promise<void> | void,
+  write: (db: pg.Pool) => Promise<Reply> | Reply,
 ): Promise<void> {
   const key = parseIdempotencyKey(req.get('Idempotency-Key'));
-  if (key === undefined) return operation();
+  if (key === undefined) return sendReply(res, await write(pool));
   const query = req.originalUrl.indexOf('?');
   const url = query === -1 ? path : path + req.originalUrl.slice(query);
   const begun = await store.begin({ credential, method: req.method, path, url, body: req.body as unknown, key });
-  if ('replay' in begun) {
-    send(res, begun.replay, notReplayed);
-    return;
-  }
+  if ('replay' in begun) return sendReply(res, replayOf(begun.replay, notReplayed));
   const { claim } = begun;
-  const capture = captureResponse(res);
-  let outcome: Awaited<ReturnType<typeof claim.run<StoredResponse>>>;
+  let outcome: Awaited<ReturnType<typeof claim.run<Reply>>>;
+  let stored: StoredResponse;
   try {
-    outcome = await claim.run(async () => {
-      await operation();
-      return capture.response();
-    });
+    outcome = await claim.run(async (db) => write(db));
+    stored = storedOf(outcome.result);
   } catch (err) {
-    capture.restore();
     const refusal = clientErrorOf(err);
-    const stored = refusal && !NOT_STORED.has(refusal.statusCode) ? errorResponse(refusal, req) : undefined;
-    await claim.rollBack(stored).catch(() => undefined);
+    const refused = refusal && !NOT_STORED.has(refusal.statusCode) ? errorResponse(refusal, req) : undefined;
+    await claim.rollBack(refused).catch(() => undefined);
     throw err;
   }
-  capture.restore();
-  const { replay } = await claim.commit(withheld(outcome.result, notReplayed));
-  if (replay) {
-    send(res, replay, notReplayed);
-    return;
-  }
-  send(res, outcome.result);
+  const { replay } = await claim.commit(withheld(stored, notReplayed));
+  if (replay) return sendReply(res, replayOf(replay, notReplayed));
+  await sendReply(res, outcome.result);
   for (const callback of outcome.afterCommit) callback();
+}
+
+/** A reply as stored for a replay: JSON, text or nothing (an image or an export is never a write's). */
+function storedOf(reply: Reply): StoredResponse {
+  const location = reply.kind === 'stream' ? null : (reply.location ?? null);
+  if (reply.kind === 'json') {
+    return { status: reply.status, contentType: JSON_TYPE, location, body: JSON.stringify(reply.body) };
+  }
+  if (reply.kind === 'empty') return { status: reply.status, contentType: null, location, body: null };
+  if (reply.kind === 'media' && typeof reply.body === 'string') {
+    return { status: reply.status, contentType: reply.contentType, location, body: reply.body };
+  }
+  throw new Error('An idempotent operation answers JSON, text or nothing');
 }
 
 /** The body the error handler answers a refusal with, byte for byte. */
@@ -82,46 +94,17 @@ function withheld(response: StoredResponse, fields: readonly string[]): StoredRe
 
 const succeeded = (response: StoredResponse) => response.status < 300 && response.contentType === JSON_TYPE;
 
-/** Sends a response; a replay (given what the route withholds from one) says it is one. */
-function send(res: Response, response: StoredResponse, replayOf?: readonly string[]): void {
-  res.status(response.status);
-  if (response.location !== null) res.set('Location', response.location);
-  if (replayOf) res.set('Idempotent-Replayed', 'true');
-  if (replayOf && replayOf.length > 0 && succeeded(response)) {
-    res.set('Idempotent-Replay-Withheld', replayOf.join(', '));
-  }
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  if (response.contentType !== null) res.set('Content-Type', response.contentType);
-  res.send(response.body);
-}
-
-/**
- * Holds back what the operation answers, so that it is sent only once stored and committed: the
- * response methods handlers use are shadowed on this response until restored.
- */
-function captureResponse(res: Response) {
-  let captured: StoredResponse | undefined;
-  const take = (body: string | null, contentType: string | null) => {
-    captured = { status: res.statusCode, contentType, location: res.get('Location') ?? null, body };
-    return res;
+/** A stored response replayed: it says it is one, and which fields the route withholds from one. */
+function replayOf(response: StoredResponse, withheldFields: readonly string[]): Reply {
+  const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' };
+  if (withheldFields.length > 0 && succeeded(response))
+    headers['Idempotent-Replay-Withheld'] = withheldFields.join(', ');
+  const head = {
+    status: response.status,
+    headers,
+    ...(response.location === null ? {} : { location: response.location }),
   };
-  const shadow = res as unknown as Record<'json' | 'send' | 'end', (value?: unknown) => Response>;
-  shadow.json = (value) => take(JSON.stringify(value), JSON_TYPE);
-  shadow.send = (value) => {
-    if (typeof value !== 'string') throw new Error('An idempotent operation answers JSON, text or nothing');
-    return take(value, res.get('Content-Type') ?? 'text/html; charset=utf-8');
-  };
-  shadow.end = () => take(null, null);
-  return {
-    response(): StoredResponse {
-      if (!captured) throw new Error('The operation sent no response');
-      return captured;
-    },
-    restore() {
-      for (const method of ['json', 'send', 'end']) Reflect.deleteProperty(res, method);
-    },
-  };
+  if (response.body === null) return { kind: 'empty', ...head };
+  // A body stored without a type is sent as Express sends text: HTML.
+  return { kind: 'media', ...head, contentType: response.contentType ?? 'text/html', body: response.body };
 }

@@ -1,4 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type pg from 'pg';
 import type { z } from 'zod';
 import { authorize, type Action } from '../auth/authorize.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
@@ -11,9 +12,10 @@ import type { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import type { ErrorStatus } from '../shared/responses.js';
 import { jsonBody } from './body.js';
-import { runIdempotently } from './idempotency.js';
+import { withRequestTransaction } from './idempotency.js';
 import { idParam } from './params.js';
 import type { VoteAllowance } from './rate-limit.js';
+import { sendReply, type Reply } from './reply.js';
 import { parseBody, parseQuery } from './validation.js';
 
 /** What handlers are given besides the request: made once by createApp. */
@@ -163,26 +165,32 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface RouteContext<G extends Guard, Q, B> {
   req: Request;
-  res: Response;
   principal: PrincipalFor<G>;
   query: Parsed<Q>;
   body: Parsed<B>;
   services: Services;
   /** The last path parameter, lower-cased; a malformed one was already a 404 naming the resource. */
   id: string;
+  /**
+   * The request's database, for the services the handler calls: the pool, or, on a write sent with an
+   * Idempotency-Key, the key's transaction, which the reply is stored in and commits with (opened by
+   * withRequestTransaction; every query on the pool meanwhile joins it).
+   */
+  db: pg.Pool;
 }
 
 export interface RouteSpec<G extends Guard, Q, B> extends RouteDoc {
   guard: G;
   query?: Q & z.ZodType;
   body?: B & z.ZodType;
-  handler: (context: RouteContext<G, Q, B>) => Promise<void> | void;
+  /** Answers the reply that defineRoute sends (src/http/reply.ts): a handler never writes to the response. */
+  handler: (context: RouteContext<G, Q, B>) => Promise<Reply> | Reply;
 }
 
 /** One route, declared once: it registers the Express handler and is a part of the OpenAPI document. */
 export interface Route extends RouteDoc {
-  /** Authorizes, parses and handles one request. */
-  handle(req: Request, res: Response, services: Services): Promise<void> | void;
+  /** Authorizes, parses and handles one request, and sends its reply. */
+  handle(req: Request, res: Response, services: Services): Promise<void>;
 }
 
 /** Whether a route takes `Idempotency-Key`: see RouteDoc.idempotency. */
@@ -225,7 +233,7 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
   const idempotent = takesIdempotencyKey(spec);
   return {
     ...doc,
-    handle(req, res, services) {
+    async handle(req, res, services) {
       const principal = (
         spec.guard === 'api_key' || spec.guard === 'business'
           ? principalOf(req)
@@ -236,17 +244,18 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
       const { action } = spec;
       // A principal check needs no input: it comes first, so a refused caller learns nothing of it.
       if (action && action !== 'update') authorize(principal as Principal, action);
-      const operation = () => {
+      const operation = (db: pg.Pool) => {
         const id = idName ? idParam(req.params[idName], spec.resource!) : '';
         const query = (spec.query ? parseQuery(spec.query, req.query) : undefined) as Parsed<Q>;
         const body = (spec.body ? parseBody(spec.body, req.body) : undefined) as Parsed<B>;
         if (action === 'update') authorize(principal as Principal, action, Object.keys(body ?? {}));
-        return handler({ req, res, principal, query, body, services, id });
+        return handler({ req, principal, query, body, services, id, db });
       };
-      if (!idempotent) return operation();
+      if (!idempotent) return sendReply(res, await operation(services.db.pool));
+      const transactions = { store: services.idempotency, pool: services.db.pool };
       const credential = credentialOf(principal, req);
-      const target = { path: resolvedPath(spec.path, req), notReplayed: spec.notReplayed ?? [] };
-      return runIdempotently(services.idempotency, req, res, { credential, ...target }, operation);
+      const target = { credential, path: resolvedPath(spec.path, req), notReplayed: spec.notReplayed ?? [] };
+      return withRequestTransaction(transactions, req, res, target, operation);
     },
   };
 }

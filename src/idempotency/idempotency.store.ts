@@ -135,9 +135,12 @@ export class Claim {
     private readonly release: () => void,
   ) {}
 
-  /** Runs the operation in the claim's transaction; answers its result and what waits for the commit. */
-  run<T>(work: () => Promise<T>): Promise<{ result: T; afterCommit: (() => void)[] }> {
-    return runInTransaction(this.pool, this.client, work);
+  /**
+   * Runs the operation in the claim's transaction, given the database it runs on: the pool, whose
+   * queries join that transaction meanwhile. Answers its result and what waits for the commit.
+   */
+  run<T>(work: (db: pg.Pool) => Promise<T>): Promise<{ result: T; afterCommit: (() => void)[] }> {
+    return runInTransaction(this.pool, this.client, () => work(this.pool));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { offsetEnvelope } from '../http/params.js';
+import { created, noContent, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toLocationResponse } from './location.presenter.js';
 import { locationOffsetPageSchema, locationSchema } from './location.responses.js';
@@ -23,9 +24,9 @@ export const locationFeature: Feature = {
       query: listLocationsQuery,
       queryNotes: { sort: '`created_at` (default) or `name` (ignoring case); ties are broken by id' },
       responses: [{ status: 200, description: 'A slice of the locations', json: locationOffsetPageSchema }],
-      handler: async ({ res, principal, query: { limit, offset, sort, order }, services }) => {
-        const result = await listLocations(services.db.pool, principal.businessId, { sort, order, limit, offset });
-        res.json(offsetEnvelope(result.rows.map(toLocationResponse), result.total, limit, offset));
+      handler: async ({ principal, query: { limit, offset, sort, order }, db }) => {
+        const result = await listLocations(db, principal.businessId, { sort, order, limit, offset });
+        return ok(offsetEnvelope(result.rows.map(toLocationResponse), result.total, limit, offset));
       },
     }),
     defineRoute({
@@ -35,9 +36,7 @@ export const locationFeature: Feature = {
       summary: 'Read a location',
       action: 'read',
       responses: [{ status: 200, description: 'The location', json: locationSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        res.json(toLocationResponse(await getLocation(services.db.pool, principal.businessId, id)));
-      },
+      handler: async ({ principal, id, db }) => ok(toLocationResponse(await getLocation(db, principal.businessId, id))),
     }),
     defineRoute({
       ...common,
@@ -59,9 +58,9 @@ export const locationFeature: Feature = {
         },
       ],
       errors: [409],
-      handler: async ({ req, res, principal, body, services }) => {
-        const location = await createLocation(services.db.pool, principal.businessId, principal, body.name);
-        res.status(201).location(`${req.baseUrl}/locations/${location.id}`).json(toLocationResponse(location));
+      handler: async ({ req, principal, body, db }) => {
+        const location = await createLocation(db, principal.businessId, principal, body.name);
+        return created(toLocationResponse(location), `${req.baseUrl}/locations/${location.id}`);
       },
     }),
     defineRoute({
@@ -74,10 +73,8 @@ export const locationFeature: Feature = {
       body: locationBody,
       responses: [{ status: 200, description: 'The renamed location', json: locationSchema }],
       errors: [409],
-      handler: async ({ res, principal, body, services, id }) => {
-        const location = await changeLocation(services.db.pool, principal.businessId, principal, id, body.name);
-        res.json(toLocationResponse(location));
-      },
+      handler: async ({ principal, body, id, db }) =>
+        ok(toLocationResponse(await changeLocation(db, principal.businessId, principal, id, body.name))),
     }),
     defineRoute({
       ...one,
@@ -92,9 +89,9 @@ export const locationFeature: Feature = {
       query: deleteLocationQuery,
       responses: [{ status: 204, description: 'Deleted' }],
       errors: [409],
-      handler: async ({ res, principal, query, services, id }) => {
-        await removeLocation(services.db.pool, principal.businessId, principal, id, query.force);
-        res.status(204).end();
+      handler: async ({ principal, query, id, db }) => {
+        await removeLocation(db, principal.businessId, principal, id, query.force);
+        return noContent();
       },
     }),
   ],

@@ -1,14 +1,9 @@
+import { created, ok } from '../http/reply.js';
 import { defineRoute, type Feature, type Services } from '../http/route.js';
 import { toPublicSuggestion } from './page.presenter.js';
 import { pageVoteSchema, postedFeedbackSchema, publicPageSchema } from './page.responses.js';
 import { listPublicQuery, postFeedbackBody, unvoteQuery, voteBody } from './page.schemas.js';
-import {
-  assertHumanPost,
-  assertSameOrigin,
-  ensureVoterToken,
-  issueFormToken,
-  readVoterToken,
-} from './page.security.js';
+import { assertHumanPost, assertSameOrigin, issueFormToken, readVoterToken, voterToken } from './page.security.js';
 import {
   formAlreadySent,
   listPublicSuggestions,
@@ -54,10 +49,10 @@ export const publicPageFeature: Feature = {
       query: listPublicQuery,
       responses: [{ status: 200, description: 'One page of the suggestions', json: publicPageSchema }],
       errors: [404, 410],
-      handler: async ({ req, res, query, services }) => {
-        const target = await openCode(services.db.pool, query.code);
+      handler: async ({ req, query, services, db }) => {
+        const target = await openCode(db, query.code);
         const { items, total } = await listPublicSuggestions(
-          services.db.pool,
+          db,
           services.lists,
           target,
           query.sort,
@@ -65,7 +60,7 @@ export const publicPageFeature: Feature = {
           readVoterToken(req),
         );
         const next = query.offset + PAGE_SIZE;
-        res.json({
+        return ok({
           business_name: target.business_name,
           location_name: target.location_name,
           sort: query.sort,
@@ -92,14 +87,14 @@ export const publicPageFeature: Feature = {
       body: postFeedbackBody,
       responses: [{ status: 201, description: 'Received', json: postedFeedbackSchema }],
       errors: [403, 404, 409, 410],
-      handler: async ({ req, res, body, services }) => {
+      handler: async ({ req, body, services, db }) => {
         sameOrigin(req, services);
-        const target = await openCode(services.db.pool, body.code);
+        const target = await openCode(db, body.code);
         const form = assertHumanPost(services.publicPage, body.code, body);
         const now = new Date(services.publicPage.now());
-        const posted = await postFeedback(services.db.pool, target, body, form, now);
+        const posted = await postFeedback(db, target, body, form, now);
         if (posted.repeated) throw formAlreadySent();
-        res.status(201).json({
+        return created({
           id: posted.id,
           awaiting_review: posted.awaitingReview,
           suggestion: posted.item ? toPublicSuggestion(posted.item) : null,
@@ -125,14 +120,14 @@ export const publicPageFeature: Feature = {
         { status: 200, description: 'This browser had already voted', json: pageVoteSchema },
       ],
       errors: [403, 410],
-      handler: async ({ req, res, body, services, id }) => {
+      handler: async ({ req, body, services, id, db }) => {
         sameOrigin(req, services);
-        const target = await openCode(services.db.pool, body.code);
-        const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
-        const outcome = await setPageVote(services.db.pool, target, id, voter, true, services.publicPage.votes);
-        res
-          .status(outcome.changed ? 201 : 200)
-          .json({ suggestion_id: id, voted: true, upvote_count: outcome.upvoteCount });
+        const target = await openCode(db, body.code);
+        const { token, cookies } = voterToken(req);
+        const voter = { token, address: req.ip ?? '' };
+        const outcome = await setPageVote(db, target, id, voter, true, services.publicPage.votes);
+        const answer = { suggestion_id: id, voted: true, upvote_count: outcome.upvoteCount };
+        return { ...(outcome.changed ? created(answer) : ok(answer)), cookies };
       },
     }),
     defineRoute({
@@ -147,12 +142,13 @@ export const publicPageFeature: Feature = {
       query: unvoteQuery,
       responses: [{ status: 200, description: 'Not voted (any more)', json: pageVoteSchema }],
       errors: [403, 410],
-      handler: async ({ req, res, query, services, id }) => {
+      handler: async ({ req, query, services, id, db }) => {
         sameOrigin(req, services);
-        const target = await openCode(services.db.pool, query.code);
-        const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
-        const outcome = await setPageVote(services.db.pool, target, id, voter, false, services.publicPage.votes);
-        res.json({ suggestion_id: id, voted: false, upvote_count: outcome.upvoteCount });
+        const target = await openCode(db, query.code);
+        const { token, cookies } = voterToken(req);
+        const voter = { token, address: req.ip ?? '' };
+        const outcome = await setPageVote(db, target, id, voter, false, services.publicPage.votes);
+        return { ...ok({ suggestion_id: id, voted: false, upvote_count: outcome.upvoteCount }), cookies };
       },
     }),
   ],

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { CookieOptions, Request, Response } from 'express';
 import { badRequest, forbidden } from '../errors/http-error.js';
+import type { ReplyCookie } from '../http/reply.js';
 
 /**
  * The page has no credential, so what a browser sends on its own (cookies) must never be enough to
@@ -91,17 +92,27 @@ export function readVoterToken(req: Request): string | undefined {
   return undefined;
 }
 
-/** The token, made and set (HttpOnly, SameSite=Lax, Secure over HTTPS, a year) when the browser has none. */
-export function ensureVoterToken(req: Request, res: Response): string {
+/**
+ * The browser's voter token, and the cookie to set (HttpOnly, SameSite=Lax, Secure over HTTPS, a
+ * year) when it had none and one was made.
+ */
+export function voterToken(req: Request): { token: string; cookies: ReplyCookie[] } {
   const existing = readVoterToken(req);
-  if (existing) return existing;
+  if (existing) return { token: existing, cookies: [] };
   const token = randomBytes(32).toString('base64url');
-  res.cookie(VOTER_COOKIE, token, {
+  const options: CookieOptions = {
     httpOnly: true,
     sameSite: 'lax',
     secure: req.secure,
     path: '/',
     maxAge: 365 * 24 * 60 * 60 * 1000,
-  });
+  };
+  return { token, cookies: [{ name: VOTER_COOKIE, value: token, options }] };
+}
+
+/** The voter token, its cookie set on `res` when it was made: for the HTML pages. */
+export function ensureVoterToken(req: Request, res: Response): string {
+  const { token, cookies } = voterToken(req);
+  for (const { name, value, options } of cookies) res.cookie(name, value, options);
   return token;
 }

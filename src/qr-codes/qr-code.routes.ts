@@ -1,4 +1,5 @@
 import { offsetEnvelope } from '../http/params.js';
+import { created, media, noContent, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toQrCodeResponse } from './qr-code.presenter.js';
 import { qrCodeOffsetPageSchema, qrCodeSchema } from './qr-code.responses.js';
@@ -31,11 +32,11 @@ export const qrCodeFeature: Feature = {
       query: listQrCodesQuery,
       queryNotes: { active: 'Only active (`true`) or inactive (`false`) codes' },
       responses: [{ status: 200, description: 'A slice of the QR codes', json: qrCodeOffsetPageSchema }],
-      handler: async ({ res, principal, query: { limit, offset, order, active }, services }) => {
+      handler: async ({ principal, query: { limit, offset, order, active }, services, db }) => {
         const page = { sort: 'created_at', order, limit, offset } as const;
-        const result = await listQrCodes(services.db.pool, principal.businessId, { active }, page);
+        const result = await listQrCodes(db, principal.businessId, { active }, page);
         const data = result.rows.map((row) => toQrCodeResponse(row, services.publicBaseUrl));
-        res.json(offsetEnvelope(data, result.total, limit, offset));
+        return ok(offsetEnvelope(data, result.total, limit, offset));
       },
     }),
     defineRoute({
@@ -45,10 +46,8 @@ export const qrCodeFeature: Feature = {
       summary: 'Read a QR code',
       action: 'read',
       responses: [{ status: 200, description: 'The QR code', json: qrCodeSchema }],
-      handler: async ({ res, principal, services, id }) => {
-        const qr = await getQrCode(services.db.pool, principal.businessId, id);
-        res.json(toQrCodeResponse(qr, services.publicBaseUrl));
-      },
+      handler: async ({ principal, services, id, db }) =>
+        ok(toQrCodeResponse(await getQrCode(db, principal.businessId, id), services.publicBaseUrl)),
     }),
     defineRoute({
       ...common,
@@ -77,10 +76,10 @@ export const qrCodeFeature: Feature = {
           },
         },
       ],
-      handler: async ({ res, principal, query: { format, size }, services, id }) => {
-        const qr = await getQrCode(services.db.pool, principal.businessId, id);
+      handler: async ({ principal, query: { format, size }, services, id, db }) => {
+        const qr = await getQrCode(db, principal.businessId, id);
         const image = await renderQrCode(qrCodeUrl(services.publicBaseUrl, qr.code), format, size);
-        res.type(format === 'svg' ? 'image/svg+xml' : 'image/png').send(image);
+        return media(format === 'svg' ? 'image/svg+xml' : 'image/png', image);
       },
     }),
     defineRoute({
@@ -104,9 +103,9 @@ export const qrCodeFeature: Feature = {
           },
         },
       ],
-      handler: async ({ req, res, principal, body, services }) => {
-        const qr = await createQrCode(services.db.pool, principal, body, services.publicBaseUrl);
-        res.status(201).location(`${req.baseUrl}/qr-codes/${qr.id}`).json(toQrCodeResponse(qr, services.publicBaseUrl));
+      handler: async ({ req, principal, body, services, db }) => {
+        const qr = await createQrCode(db, principal, body, services.publicBaseUrl);
+        return created(toQrCodeResponse(qr, services.publicBaseUrl), `${req.baseUrl}/qr-codes/${qr.id}`);
       },
     }),
     defineRoute({
@@ -118,9 +117,9 @@ export const qrCodeFeature: Feature = {
       action: 'write',
       body: updateQrCodeBody,
       responses: [{ status: 200, description: 'The updated QR code', json: qrCodeSchema }],
-      handler: async ({ res, principal, body, services, id }) => {
-        const qr = await changeQrCode(services.db.pool, principal, id, body, services.publicBaseUrl);
-        res.json(toQrCodeResponse(qr, services.publicBaseUrl));
+      handler: async ({ principal, body, services, id, db }) => {
+        const qr = await changeQrCode(db, principal, id, body, services.publicBaseUrl);
+        return ok(toQrCodeResponse(qr, services.publicBaseUrl));
       },
     }),
     defineRoute({
@@ -130,9 +129,9 @@ export const qrCodeFeature: Feature = {
       summary: 'Delete a QR code',
       action: 'write',
       responses: [{ status: 204, description: 'Deleted' }],
-      handler: async ({ res, principal, services, id }) => {
-        await removeQrCode(services.db.pool, principal, id, services.publicBaseUrl);
-        res.status(204).end();
+      handler: async ({ principal, services, id, db }) => {
+        await removeQrCode(db, principal, id, services.publicBaseUrl);
+        return noContent();
       },
     }),
   ],

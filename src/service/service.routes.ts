@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceUnavailable } from '../errors/http-error.js';
+import { media, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { DOCUMENT_PATH } from '../openapi/openapi.routes.js';
 
@@ -22,11 +23,11 @@ export const serviceFeature: Feature = {
       description: 'A 503 while the database is unreachable or migrations have not run yet.',
       responses: [{ status: 200, description: 'Healthy', json: healthSchema }],
       errors: [503],
-      handler: async ({ res, services }) => {
+      handler: async ({ services }) => {
         if (!services.isReady() || !(await services.db.ping())) {
           throw serviceUnavailable(services.isReady() ? 'Database unavailable' : 'Service is starting, retry shortly');
         }
-        res.json({ status: 'ok' });
+        return ok({ status: 'ok' });
       },
     }),
     defineRoute({
@@ -61,9 +62,7 @@ export const serviceFeature: Feature = {
           },
         },
       ],
-      handler: ({ res, services }) => {
-        res.type('application/json').send(services.document());
-      },
+      handler: ({ services }) => media('application/json', services.document()),
     }),
   ],
 };

@@ -1,3 +1,4 @@
+import { noContent, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toCurrentSessionResponse, toLoginResponse } from './session.presenter.js';
 import { currentSessionSchema, loginResponseSchema } from './session.responses.js';
@@ -23,14 +24,9 @@ export const sessionFeature: Feature = {
       body: loginBody,
       responses: [{ status: 200, description: 'The session token', json: loginResponseSchema }],
       errors: [401],
-      handler: async ({ res, body, services }) => {
-        const { token, session, user } = await login(
-          services.db.pool,
-          services.loginThrottle,
-          body.email,
-          body.password,
-        );
-        res.json(toLoginResponse(token, session, user));
+      handler: async ({ body, services, db }) => {
+        const { token, session, user } = await login(db, services.loginThrottle, body.email, body.password);
+        return ok(toLoginResponse(token, session, user));
       },
     }),
     defineRoute({
@@ -41,9 +37,9 @@ export const sessionFeature: Feature = {
       summary: 'Sign out: revoke the session token',
       guard: 'session',
       responses: [{ status: 204, description: 'Revoked' }],
-      handler: async ({ res, principal: session, services }) => {
-        await logout(services.db.pool, session);
-        res.status(204).end();
+      handler: async ({ principal: session, db }) => {
+        await logout(db, session);
+        return noContent();
       },
     }),
     defineRoute({
@@ -54,9 +50,9 @@ export const sessionFeature: Feature = {
       summary: 'The signed-in user and their businesses',
       guard: 'session',
       responses: [{ status: 200, description: 'The session', json: currentSessionSchema }],
-      handler: async ({ res, principal: session, services }) => {
-        const { user, memberships } = await describeSession(services.db.pool, session);
-        res.json(toCurrentSessionResponse(session, user, memberships));
+      handler: async ({ principal: session, db }) => {
+        const { user, memberships } = await describeSession(db, session);
+        return ok(toCurrentSessionResponse(session, user, memberships));
       },
     }),
   ],

@@ -1,4 +1,5 @@
 import { presentedSession } from '../auth/credentials.js';
+import { created, noContent, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 import { toAcceptedInviteResponse, toCreatedInviteResponse, toTeamMember, toTeamResponse } from './team.presenter.js';
 import { changeMemberRole, removeMember } from './team-members.service.js';
@@ -20,9 +21,7 @@ export const teamFeature: Feature = {
       summary: 'List members and pending invites',
       action: 'read',
       responses: [{ status: 200, description: 'The team', json: teamSchema }],
-      handler: async ({ res, principal, services }) => {
-        res.json(toTeamResponse(await getTeam(services.db.pool, principal.businessId)));
-      },
+      handler: async ({ principal, db }) => ok(toTeamResponse(await getTeam(db, principal.businessId))),
     }),
     defineRoute({
       ...common,
@@ -42,9 +41,9 @@ export const teamFeature: Feature = {
       body: inviteBody,
       responses: [{ status: 201, description: 'The invite, with its token', json: createdInviteSchema }],
       errors: [409],
-      handler: async ({ res, principal, body, services }) => {
-        const { row, token } = await invite(services.db.pool, services.mail, principal, body, services.inviteLimits);
-        res.status(201).json(toCreatedInviteResponse(row, token));
+      handler: async ({ principal, body, services, db }) => {
+        const { row, token } = await invite(db, services.mail, principal, body, services.inviteLimits);
+        return created(toCreatedInviteResponse(row, token));
       },
     }),
     defineRoute({
@@ -58,9 +57,9 @@ export const teamFeature: Feature = {
       action: 'manage_team',
       accessNote: 'Cancelling an invite for the `owner` role needs the role `owner`.',
       responses: [{ status: 204, description: 'Cancelled' }],
-      handler: async ({ res, principal, services, id }) => {
-        await cancelTeamInvite(services.db.pool, principal, id);
-        res.status(204).end();
+      handler: async ({ principal, id, db }) => {
+        await cancelTeamInvite(db, principal, id);
+        return noContent();
       },
     }),
     defineRoute({
@@ -79,10 +78,8 @@ export const teamFeature: Feature = {
       body: memberRoleBody,
       responses: [{ status: 200, description: 'The member with the new role', json: teamMemberSchema }],
       errors: [409],
-      handler: async ({ res, principal, body, services, id }) => {
-        const member = await changeMemberRole(services.db.pool, principal.businessId, principal, id, body.role);
-        res.json(toTeamMember(member));
-      },
+      handler: async ({ principal, body, id, db }) =>
+        ok(toTeamMember(await changeMemberRole(db, principal.businessId, principal, id, body.role))),
     }),
     defineRoute({
       ...common,
@@ -102,9 +99,9 @@ export const teamFeature: Feature = {
         'removing an owner the role `owner`.',
       responses: [{ status: 204, description: 'Removed' }],
       errors: [409],
-      handler: async ({ res, principal, services, id }) => {
-        await removeMember(services.db.pool, principal.businessId, principal, id);
-        res.status(204).end();
+      handler: async ({ principal, id, db }) => {
+        await removeMember(db, principal.businessId, principal, id);
+        return noContent();
       },
     }),
     defineRoute({
@@ -125,10 +122,10 @@ export const teamFeature: Feature = {
       body: acceptInviteBody,
       responses: [{ status: 201, description: 'The membership', json: acceptedInviteSchema }],
       errors: [401, 403, 409],
-      handler: async ({ req, res, body, services }) => {
-        const session = await presentedSession(services.db.pool, req);
-        const { user, invite: accepted } = await acceptInvite(services.db.pool, body, session);
-        res.status(201).json(toAcceptedInviteResponse(user, accepted));
+      handler: async ({ req, body, db }) => {
+        const session = await presentedSession(db, req);
+        const { user, invite: accepted } = await acceptInvite(db, body, session);
+        return created(toAcceptedInviteResponse(user, accepted));
       },
     }),
   ],

@@ -1,5 +1,7 @@
-import { idParam, offsetEnvelope, pageEnvelope } from '../http/params.js';
-import { defineRoute, type Feature, type Route } from '../http/route.js';
+import { defineFamilies } from '../http/families.js';
+import { envelopeOf, idParam, listRequest } from '../http/params.js';
+import { created, noContent, ok } from '../http/reply.js';
+import type { Feature } from '../http/route.js';
 import { toVoteResponse } from './vote.presenter.js';
 import { voteOffsetPageSchema, votePageSchema, voteSchema } from './vote.responses.js';
 import { castVoteBody, listVotesOffsetQuery, listVotesQuery, type CastVoteBody } from './vote.schemas.js';
@@ -11,93 +13,81 @@ function voterOf(body: CastVoteBody): Voter {
     : { type: 'external_id', externalId: body.voter.external_id, name: body.name };
 }
 
-/** GET, POST and DELETE `/suggestions/:id/votes` in either family (page/limit or limit/offset). */
-function voteRoutes(family: 'v1' | 'business'): Route[] {
-  const v1 = family === 'v1';
-  const base = `${v1 ? '/api/v1' : '/businesses/:business_id'}/suggestions/:id/votes`;
-  const name = v1 ? '' : 'Business';
-  const suffix = v1 ? '' : ' (dashboard)';
-  const common = {
-    tag: 'Votes',
-    params: { id: "The suggestion; a malformed, unknown or other business's id is a 404" },
-  };
-  const post = defineRoute({
-    ...common,
-    guard: v1 ? 'api_key' : 'business',
-    method: 'post',
-    path: base,
-    resource: 'Suggestion',
-    operationId: `cast${name}Vote`,
-    summary: `Upvote a suggestion for a voter${suffix}`,
-    description:
-      'One vote per voter and suggestion: a voter who already voted gets a 200 with the existing vote, ' +
-      "a new vote a 201. The suggestion's `upvote_count` moves in the same transaction.",
-    action: 'write',
+/** `/suggestions/:id/votes` in both families: listed (page/limit or limit/offset), cast, taken back. */
+const common = {
+  tag: 'Votes',
+  path: '/suggestions/:id/votes',
+  params: { id: "The suggestion; a malformed, unknown or other business's id is a 404" },
+};
+
+const list = defineFamilies({
+  ...common,
+  method: 'get',
+  resource: 'Suggestion',
+  description:
+    'Oldest first by default. Votes cast on the public feedback page are `anonymous`: nothing of ' +
+    'their voter is shown; an email or external id appears only on the votes an integrator added.',
+  action: 'read',
+  v1: {
+    operationId: 'listVotes',
+    summary: 'List the votes of a suggestion',
+    query: listVotesQuery,
+    responses: [{ status: 200, description: 'The votes', json: votePageSchema }],
+  },
+  business: {
+    operationId: 'listBusinessVotes',
+    summary: 'List the votes of a suggestion (dashboard)',
+    query: listVotesOffsetQuery,
+    responses: [{ status: 200, description: 'The votes', json: voteOffsetPageSchema }],
+  },
+  handler: async ({ principal, query, id, db }) => {
+    const result = await listVotes(db, principal.businessId, id, listRequest(query).page);
+    return ok(envelopeOf(query, result.rows.map(toVoteResponse), result.total));
+  },
+});
+
+const cast = defineFamilies({
+  ...common,
+  method: 'post',
+  resource: 'Suggestion',
+  description:
+    'One vote per voter and suggestion: a voter who already voted gets a 200 with the existing vote, ' +
+    "a new vote a 201. The suggestion's `upvote_count` moves in the same transaction.",
+  action: 'write',
+  responses: [
+    { status: 201, description: 'The new vote', json: voteSchema },
+    { status: 200, description: 'This voter had already voted: the existing vote', json: voteSchema },
+  ],
+  v1: { operationId: 'castVote', summary: 'Upvote a suggestion for a voter', body: castVoteBody },
+  business: {
+    operationId: 'castBusinessVote',
+    summary: 'Upvote a suggestion for a voter (dashboard)',
     body: castVoteBody,
-    responses: [
-      { status: 201, description: 'The new vote', json: voteSchema },
-      { status: 200, description: 'This voter had already voted: the existing vote', json: voteSchema },
-    ],
-    handler: async ({ res, principal, body, services, id }) => {
-      const outcome = await castVote(services.db.pool, principal, id, voterOf(body));
-      res.status(outcome.created ? 201 : 200).json(toVoteResponse(outcome.vote));
-    },
-  });
-  const remove = defineRoute({
-    ...common,
-    params: { ...common.params, vote_id: 'The vote; a malformed or unknown one is a 404' },
-    guard: v1 ? 'api_key' : 'business',
-    method: 'delete',
-    path: `${base}/:vote_id`,
-    resource: 'Vote',
-    operationId: `delete${name}Vote`,
-    summary: `Take a vote back${suffix}`,
-    action: 'write',
-    responses: [{ status: 204, description: 'The vote is removed and the count lowered' }],
-    handler: async ({ req, res, principal, services, id }) => {
-      const suggestionId = idParam(req.params.id, 'Suggestion');
-      await withdrawVote(services.db.pool, principal, suggestionId, { id });
-      res.status(204).end();
-    },
-  });
-  const list = {
-    ...common,
-    method: 'get',
-    path: base,
-    resource: 'Suggestion',
-    operationId: `list${name}Votes`,
-    summary: `List the votes of a suggestion${suffix}`,
-    description:
-      'Oldest first by default. Votes cast on the public feedback page are `anonymous`: nothing of ' +
-      'their voter is shown; an email or external id appears only on the votes an integrator added.',
-    action: 'read',
-  } as const;
-  const get = v1
-    ? defineRoute({
-        ...list,
-        guard: 'api_key',
-        query: listVotesQuery,
-        responses: [{ status: 200, description: 'The votes', json: votePageSchema }],
-        handler: async ({ res, principal, query, services, id }) => {
-          const { page, limit, sort, order } = query;
-          const window = { sort, order, limit, offset: (page - 1) * limit };
-          const result = await listVotes(services.db.pool, principal.businessId, id, window);
-          res.json(pageEnvelope(result.rows.map(toVoteResponse), result.total, page, limit));
-        },
-      })
-    : defineRoute({
-        ...list,
-        guard: 'business',
-        query: listVotesOffsetQuery,
-        responses: [{ status: 200, description: 'The votes', json: voteOffsetPageSchema }],
-        handler: async ({ res, principal, query, services, id }) => {
-          const { limit, offset, sort, order } = query;
-          const result = await listVotes(services.db.pool, principal.businessId, id, { sort, order, limit, offset });
-          res.json(offsetEnvelope(result.rows.map(toVoteResponse), result.total, limit, offset));
-        },
-      });
-  return [get, post, remove];
-}
+  },
+  handler: async ({ principal, body, id, db }) => {
+    const outcome = await castVote(db, principal, id, voterOf(body));
+    return outcome.created ? created(toVoteResponse(outcome.vote)) : ok(toVoteResponse(outcome.vote));
+  },
+});
+
+const remove = defineFamilies({
+  ...common,
+  params: { ...common.params, vote_id: 'The vote; a malformed or unknown one is a 404' },
+  method: 'delete',
+  path: `${common.path}/:vote_id`,
+  resource: 'Vote',
+  action: 'write',
+  responses: [{ status: 204, description: 'The vote is removed and the count lowered' }],
+  v1: { operationId: 'deleteVote', summary: 'Take a vote back' },
+  business: { operationId: 'deleteBusinessVote', summary: 'Take a vote back (dashboard)' },
+  handler: async ({ req, principal, id, db }) => {
+    const suggestionId = idParam(req.params.id, 'Suggestion');
+    await withdrawVote(db, principal, suggestionId, { id });
+    return noContent();
+  },
+});
+
+const routes = [list, cast, remove];
 
 export const voteFeature: Feature = {
   tags: [
@@ -106,5 +96,5 @@ export const voteFeature: Feature = {
       description: 'Upvotes of suggestions: customers vote on the public feedback page, integrators for their users',
     },
   ],
-  routes: [...voteRoutes('v1'), ...voteRoutes('business')],
+  routes: [...routes.map((route) => route.v1), ...routes.map((route) => route.business)],
 };

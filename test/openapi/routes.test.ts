@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { Database } from '../../src/db/database.js';
+import { noContent } from '../../src/http/reply.js';
 import { defineRoute, RouteTable, type Route, type Services } from '../../src/http/route.js';
 import { apiDocument, ROUTES } from '../../src/routes.js';
 import { capturingLogger } from '../support/app.js';
@@ -73,7 +74,7 @@ describe('routes and the document', () => {
       tag: 'x',
       guard: 'open',
       responses: [{ status: 200, description: 'x' }],
-      handler: () => undefined,
+      handler: () => noContent(),
     });
     const table = new RouteTable([orphan], {} as Services);
     table.mount(['api_key'], '/api/v1');
@@ -90,7 +91,7 @@ describe('routes and the document', () => {
         tag: 'x',
         guard: 'api_key',
         responses: [{ status: 200, description: 'x' }],
-        handler: () => undefined,
+        handler: () => noContent(),
       }),
     ).toThrow('resource');
   });
