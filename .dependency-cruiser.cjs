@@ -2,11 +2,20 @@
  * Dependencies point one way (CONTRIBUTING.md): features depend on auth/, errors/, db/, shared/ and
  * http/, and those never depend on a feature. `npm run lint` fails on any cycle, between modules or
  * between folders.
- * @type {import('dependency-cruiser').IConfiguration}
  */
-const FEATURES =
-  '^src/(suggestions|issues|comments|exports|qr-codes|team|api-keys|sessions|accounts|analytics|businesses|locations|activity|counts|seed|service|cli)/';
 
+/** The shared layers: the only folders of src/ that are not features. */
+const CORE = ['auth', 'errors', 'db', 'shared', 'http', 'openapi', 'cache', 'config', 'metrics', 'mail', 'idempotency'];
+const CORE_PATH = `^src/(${CORE.join('|')})/`;
+/**
+ * Every other folder of src/ is a feature, whatever its name. A negative lookahead rather than a list
+ * of features: a list by hand drifted (it missed four), and one read from the disk here would describe
+ * this checkout rather than the tree being cruised. So a folder added, renamed or split later is a
+ * feature from its first file, with nothing to keep in step (test/lint/depcruise.test.ts).
+ */
+const FEATURE_PATH = `^src/(?!(${CORE.join('|')})/)[^/]+/`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
@@ -25,12 +34,10 @@ module.exports = {
     },
     {
       name: 'core-knows-no-feature',
-      comment:
-        'The shared layers (auth, errors, db, shared, http, openapi, cache, config, metrics, mail, idempotency) never ' +
-        'import a feature.',
+      comment: `The shared layers (${CORE.join(', ')}) never import a feature.`,
       severity: 'error',
-      from: { path: '^src/(auth|errors|db|shared|http|openapi|cache|config|metrics|mail|idempotency)/' },
-      to: { path: FEATURES },
+      from: { path: CORE_PATH },
+      to: { path: FEATURE_PATH },
     },
     {
       name: 'only-the-root-composes',

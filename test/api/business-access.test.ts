@@ -1,15 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { Method } from '../../src/http/route.js';
+import { ROUTES } from '../../src/routes.js';
 import { useTestApp } from '../support/app.js';
 import { buildApiKey, buildIssue, buildLocation, buildTeam, buildUser, uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
 type Team = Awaited<ReturnType<typeof buildTeam>>;
-type Action = 'read' | 'comment' | 'change_status' | 'write' | 'manage_team' | 'manage_keys' | 'manage_business';
+type Action =
+  | 'read'
+  | 'comment'
+  | 'change_status'
+  | 'write'
+  | 'manage_team'
+  | 'manage_keys'
+  | 'manage_webhooks'
+  | 'manage_business';
 type Credential = 'owner' | 'admin' | 'member' | 'write key' | 'read key';
 
+/**
+ * A row of the matrix, named after the declared route it calls (`PATCH /suggestions/:id`, the path
+ * below /businesses/:business_id), with what sets it apart in parentheses when a route has several.
+ */
 interface RouteCase {
-  method: 'get' | 'post' | 'patch' | 'delete';
   /** Path below /businesses/:id, and a body, made fresh for each call (deletes need their own target). */
   setup(team: Team): Promise<{ path: string; body?: object }>;
   action: Action;
@@ -35,200 +48,263 @@ const pendingInvite = async (t: Team) =>
 const location = async (t: Team) => (await buildLocation(ctx.db, t.business.id, `Terrace ${randomUUID()}`)).id;
 /** A member of the team's business other than the caller: removing or demoting them is the call's effect. */
 const otherMember = async (t: Team) => (await buildUser(ctx.db, t.business.id, 'member')).id;
+const vote = async (t: Team, suggestionId: string) =>
+  (
+    await ctx
+      .request()
+      .post(`/api/v1/suggestions/${suggestionId}/votes`)
+      .set('X-API-Key', t.write)
+      .send({ voter: { email: uniqueEmail('voter') } })
+  ).body.id as string;
+/** A webhook endpoint, made by the owner: keys never manage webhooks. A public name is not resolved here. */
+const webhook = async (t: Team) =>
+  (
+    await ctx
+      .request()
+      .post(`/businesses/${t.business.id}/webhooks`)
+      .set('Authorization', `Bearer ${t.ownerToken}`)
+      .send({ url: 'https://hooks.example.com/feedback', events: ['*'] })
+  ).body.id as string;
+/** A delivery of a webhook endpoint (its test event), as its owner lists it. */
+async function delivery(t: Team): Promise<{ webhookId: string; deliveryId: string }> {
+  const webhookId = await webhook(t);
+  const owner = { Authorization: `Bearer ${t.ownerToken}` };
+  await ctx.request().post(`/businesses/${t.business.id}/webhooks/${webhookId}/test`).set(owner);
+  const listed = await ctx.request().get(`/businesses/${t.business.id}/webhooks/${webhookId}/deliveries`).set(owner);
+  return { webhookId, deliveryId: listed.body.data[0].id as string };
+}
 
-const ROUTES: Record<string, RouteCase> = {
-  'GET /': { method: 'get', setup: () => Promise.resolve({ path: '' }), action: 'read', status: 200 },
+const MATRIX: Record<string, RouteCase> = {
+  'GET /': { setup: () => Promise.resolve({ path: '' }), action: 'read', status: 200 },
   'PATCH /': {
-    method: 'patch',
     setup: () => Promise.resolve({ path: '', body: { approval_required: true } }),
     action: 'manage_business',
     status: 200,
   },
   'GET /locations': {
-    method: 'get',
     setup: () => Promise.resolve({ path: '/locations' }),
     action: 'read',
     status: 200,
   },
   'GET /locations/:id': {
-    method: 'get',
     setup: async (t) => ({ path: `/locations/${await location(t)}` }),
     action: 'read',
     status: 200,
   },
   'POST /locations': {
-    method: 'post',
     setup: () => Promise.resolve({ path: '/locations', body: { name: `Patio ${randomUUID()}` } }),
     action: 'write',
     status: 201,
   },
   'PATCH /locations/:id': {
-    method: 'patch',
     setup: async (t) => ({ path: `/locations/${await location(t)}`, body: { name: `Garden ${randomUUID()}` } }),
     action: 'write',
     status: 200,
   },
   'DELETE /locations/:id': {
-    method: 'delete',
     setup: async (t) => ({ path: `/locations/${await location(t)}` }),
     action: 'write',
     status: 204,
   },
   'PATCH /team/members/:user_id': {
-    method: 'patch',
     setup: async (t) => ({ path: `/team/members/${await otherMember(t)}`, body: { role: 'admin' } }),
     action: 'manage_business',
     status: 200,
   },
   'DELETE /team/members/:user_id (someone else)': {
-    method: 'delete',
     setup: async (t) => ({ path: `/team/members/${await otherMember(t)}` }),
     action: 'manage_business',
     status: 204,
   },
   'GET /suggestions': {
-    method: 'get',
     setup: () => Promise.resolve({ path: '/suggestions' }),
     action: 'read',
     status: 200,
   },
   'GET /suggestions/:id': {
-    method: 'get',
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}` }),
     action: 'read',
     status: 200,
   },
   'POST /suggestions': {
-    method: 'post',
     setup: () => Promise.resolve({ path: '/suggestions', body: { content: 'New idea' } }),
     action: 'write',
     status: 201,
   },
   'PATCH /suggestions/:id (status)': {
-    method: 'patch',
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}`, body: { status: 'reviewing' } }),
     action: 'change_status',
     status: 200,
   },
   'PATCH /suggestions/:id (priority)': {
-    method: 'patch',
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}`, body: { priority: 'high' } }),
     action: 'write',
     status: 200,
   },
   'GET /suggestions/:id/comments': {
-    method: 'get',
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/comments` }),
     action: 'read',
     status: 200,
   },
   'POST /suggestions/:id/comments': {
-    method: 'post',
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/comments`, body: { content: 'Noted' } }),
     action: 'comment',
     status: 201,
   },
-  'GET /issues': { method: 'get', setup: () => Promise.resolve({ path: '/issues' }), action: 'read', status: 200 },
+  'GET /suggestions/:id/votes': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/votes` }),
+    action: 'read',
+    status: 200,
+  },
+  'POST /suggestions/:id/votes': {
+    setup: async (t) => ({
+      path: `/suggestions/${await suggestion(t)}/votes`,
+      body: { voter: { email: uniqueEmail('voter') } },
+    }),
+    action: 'write',
+    status: 201,
+  },
+  'DELETE /suggestions/:id/votes/:vote_id': {
+    setup: async (t) => {
+      const id = await suggestion(t);
+      return { path: `/suggestions/${id}/votes/${await vote(t, id)}` };
+    },
+    action: 'write',
+    status: 204,
+  },
+  'GET /events': { setup: () => Promise.resolve({ path: '/events' }), action: 'read', status: 200 },
+  'GET /webhooks': {
+    setup: () => Promise.resolve({ path: '/webhooks' }),
+    action: 'manage_webhooks',
+    status: 200,
+  },
+  'POST /webhooks': {
+    setup: () => Promise.resolve({ path: '/webhooks', body: { url: 'https://hooks.example.com/new', events: ['*'] } }),
+    action: 'manage_webhooks',
+    status: 201,
+  },
+  'GET /webhooks/:id': {
+    setup: async (t) => ({ path: `/webhooks/${await webhook(t)}` }),
+    action: 'manage_webhooks',
+    status: 200,
+  },
+  'PATCH /webhooks/:id': {
+    setup: async (t) => ({ path: `/webhooks/${await webhook(t)}`, body: { active: false } }),
+    action: 'manage_webhooks',
+    status: 200,
+  },
+  'DELETE /webhooks/:id': {
+    setup: async (t) => ({ path: `/webhooks/${await webhook(t)}` }),
+    action: 'manage_webhooks',
+    status: 204,
+  },
+  'POST /webhooks/:id/rotate-secret': {
+    setup: async (t) => ({ path: `/webhooks/${await webhook(t)}/rotate-secret` }),
+    action: 'manage_webhooks',
+    status: 200,
+  },
+  'POST /webhooks/:id/test': {
+    setup: async (t) => ({ path: `/webhooks/${await webhook(t)}/test` }),
+    action: 'manage_webhooks',
+    status: 202,
+  },
+  'GET /webhooks/:id/deliveries': {
+    setup: async (t) => ({ path: `/webhooks/${await webhook(t)}/deliveries` }),
+    action: 'manage_webhooks',
+    status: 200,
+  },
+  'POST /webhooks/:webhook_id/deliveries/:delivery_id/redeliver': {
+    setup: async (t) => {
+      const { webhookId, deliveryId } = await delivery(t);
+      return { path: `/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver` };
+    },
+    action: 'manage_webhooks',
+    status: 202,
+  },
+  'GET /issues': { setup: () => Promise.resolve({ path: '/issues' }), action: 'read', status: 200 },
   'GET /issues/:id': {
-    method: 'get',
     setup: async (t) => ({ path: `/issues/${await issue(t)}` }),
     action: 'read',
     status: 200,
   },
   'POST /issues': {
-    method: 'post',
     setup: () => Promise.resolve({ path: '/issues', body: { title: 'Broken tap' } }),
     action: 'write',
     status: 201,
   },
   'PATCH /issues/:id (status)': {
-    method: 'patch',
     setup: async (t) => ({ path: `/issues/${await issue(t)}`, body: { status: 'in_progress' } }),
     action: 'change_status',
     status: 200,
   },
   'PATCH /issues/:id (priority)': {
-    method: 'patch',
     setup: async (t) => ({ path: `/issues/${await issue(t)}`, body: { priority: 'critical' } }),
     action: 'write',
     status: 200,
   },
   'GET /issues/:id/comments': {
-    method: 'get',
     setup: async (t) => ({ path: `/issues/${await issue(t)}/comments` }),
     action: 'read',
     status: 200,
   },
   'POST /issues/:id/comments': {
-    method: 'post',
     setup: async (t) => ({ path: `/issues/${await issue(t)}/comments`, body: { content: 'Plumber booked' } }),
     action: 'comment',
     status: 201,
   },
-  'GET /qr-codes': { method: 'get', setup: () => Promise.resolve({ path: '/qr-codes' }), action: 'read', status: 200 },
+  'GET /qr-codes': { setup: () => Promise.resolve({ path: '/qr-codes' }), action: 'read', status: 200 },
   'GET /qr-codes/:id': {
-    method: 'get',
     setup: async (t) => ({ path: `/qr-codes/${await qrCode(t)}` }),
     action: 'read',
     status: 200,
   },
   'GET /qr-codes/:id/image': {
-    method: 'get',
     setup: async (t) => ({ path: `/qr-codes/${await qrCode(t)}/image` }),
     action: 'read',
     status: 200,
   },
   'POST /qr-codes': {
-    method: 'post',
     setup: () => Promise.resolve({ path: '/qr-codes', body: { label: 'Table 4' } }),
     action: 'write',
     status: 201,
   },
   'PATCH /qr-codes/:id': {
-    method: 'patch',
     setup: async (t) => ({ path: `/qr-codes/${await qrCode(t)}`, body: { active: false } }),
     action: 'write',
     status: 200,
   },
   'DELETE /qr-codes/:id': {
-    method: 'delete',
     setup: async (t) => ({ path: `/qr-codes/${await qrCode(t)}` }),
     action: 'write',
     status: 204,
   },
-  'GET /team': { method: 'get', setup: () => Promise.resolve({ path: '/team' }), action: 'read', status: 200 },
+  'GET /team': { setup: () => Promise.resolve({ path: '/team' }), action: 'read', status: 200 },
   'POST /team/invite': {
-    method: 'post',
     setup: () => Promise.resolve({ path: '/team/invite', body: { email: uniqueEmail('new'), role: 'member' } }),
     action: 'manage_team',
     status: 201,
   },
   'DELETE /team/invites/:id': {
-    method: 'delete',
     setup: async (t) => ({ path: `/team/invites/${await pendingInvite(t)}` }),
     action: 'manage_team',
     status: 204,
   },
   'GET /api-keys': {
-    method: 'get',
     setup: () => Promise.resolve({ path: '/api-keys' }),
     action: 'manage_keys',
     status: 200,
   },
   'POST /api-keys': {
-    method: 'post',
     setup: () => Promise.resolve({ path: '/api-keys', body: { name: 'CI', scope: 'read' } }),
     action: 'manage_keys',
     status: 201,
   },
   'DELETE /api-keys/:id': {
-    method: 'delete',
     setup: async (t) => ({ path: `/api-keys/${(await buildApiKey(ctx.db, t.business.id)).id}` }),
     action: 'manage_keys',
     status: 200,
   },
   'GET /analytics/overview': {
-    method: 'get',
     setup: () => Promise.resolve({ path: '/analytics/overview' }),
     action: 'read',
     status: 200,
@@ -242,6 +318,7 @@ const ALLOWED: Record<Action, Credential[]> = {
   write: ['owner', 'admin', 'write key'],
   manage_team: ['owner', 'admin'],
   manage_keys: ['owner', 'admin'],
+  manage_webhooks: ['owner', 'admin'],
   manage_business: ['owner', 'admin'],
 };
 
@@ -250,19 +327,39 @@ const tokenOf = (t: Team, who: Credential) =>
     who
   ];
 
-function call(route: RouteCase, businessId: string, path: string, body: object | undefined, token?: string) {
-  let req = ctx.request()[route.method](`/businesses/${businessId}${path}`);
+const BUSINESS = '/businesses/:business_id';
+/** Every route the business family declares, by the name its rows carry. */
+const DECLARED = ROUTES.filter((route) => route.guard === 'business').map(
+  (route) => `${route.method.toUpperCase()} ${route.path.slice(BUSINESS.length) || '/'}`,
+);
+/** The declared route a row calls: its name without the parenthesised remark. */
+const routeOf = (row: string) => row.replace(/ \(.*\)$/, '');
+const methodOf = (row: string) => row.split(' ')[0]!.toLowerCase() as Method;
+
+describe('The role matrix', () => {
+  it('When a route of the business family is declared, then the matrix has a row for it', () => {
+    const covered = new Set(Object.keys(MATRIX).map(routeOf));
+    expect(DECLARED.filter((route) => !covered.has(route))).toEqual([]);
+  });
+
+  it('When the matrix has a row, then it calls a declared route', () => {
+    expect(Object.keys(MATRIX).filter((row) => !DECLARED.includes(routeOf(row)))).toEqual([]);
+  });
+});
+
+function call(row: string, businessId: string, path: string, body: object | undefined, token?: string) {
+  let req = ctx.request()[methodOf(row)](`/businesses/${businessId}${path}`);
   if (token) req = req.set('Authorization', `Bearer ${token}`);
   return body ? req.send(body) : req;
 }
 
-describe.each(Object.entries(ROUTES))('%s', (_name, route) => {
+describe.each(Object.entries(MATRIX))('%s', (row, route) => {
   it.each(['owner', 'admin', 'member', 'write key', 'read key'] as Credential[])(
     'When called by the business’s %s, then it is allowed or a 403 exactly as the role or scope says',
     async (who) => {
       const team = await buildTeam(ctx.db);
       const { path, body } = await route.setup(team);
-      const res = await call(route, team.business.id, path, body, tokenOf(team, who));
+      const res = await call(row, team.business.id, path, body, tokenOf(team, who));
       if (ALLOWED[route.action].includes(who)) {
         expect(res.status, res.text).toBe(route.status);
       } else {
@@ -277,7 +374,7 @@ describe.each(Object.entries(ROUTES))('%s', (_name, route) => {
     const stranger = await buildTeam(ctx.db);
     const { path, body } = await route.setup(team);
     for (const token of [stranger.write, stranger.ownerToken]) {
-      const res = await call(route, team.business.id, path, body, token);
+      const res = await call(row, team.business.id, path, body, token);
       expect(res.status, res.text).toBe(403);
       expect(res.body).toMatchObject({ statusCode: 403, error: 'Forbidden' });
     }
@@ -286,7 +383,7 @@ describe.each(Object.entries(ROUTES))('%s', (_name, route) => {
   it('When called without a credential, then it is a 401', async () => {
     const team = await buildTeam(ctx.db);
     const { path, body } = await route.setup(team);
-    const res = await call(route, team.business.id, path, body);
+    const res = await call(row, team.business.id, path, body);
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
   });
@@ -295,7 +392,7 @@ describe.each(Object.entries(ROUTES))('%s', (_name, route) => {
     const team = await buildTeam(ctx.db);
     const { path, body } = await route.setup(team);
     for (const token of [team.ownerToken, team.write]) {
-      const res = await call(route, 'not-a-uuid', path, body, token);
+      const res = await call(row, 'not-a-uuid', path, body, token);
       expect(res.status, res.text).toBe(403);
     }
   });
