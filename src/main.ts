@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { EmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { openBackgroundDatabase, openDatabase } from './db/open.js';
-import { WebhookWorker } from './events/webhook.worker.js';
+import { WebhookWorker } from './webhooks/webhook.worker.js';
 import { migrate } from './db/migrate.js';
 import { createRateLimiters } from './http/rate-limit.js';
 import { createHttpServer } from './http/server.js';

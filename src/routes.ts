@@ -4,16 +4,17 @@ import { analyticsFeature } from './analytics/analytics.routes.js';
 import { apiKeyFeature } from './api-keys/api-key.routes.js';
 import { businessFeature } from './businesses/business.routes.js';
 import { commentFeature } from './comments/comment.routes.js';
-import { eventFeature } from './events/event.routes.js';
-import { webhookFeature } from './events/webhook.routes.js';
+import { eventFeature } from './feed/event.routes.js';
+import { webhookFeature } from './webhooks/webhook.routes.js';
 import { exportFeature } from './exports/export.routes.js';
 import type { Feature, Route } from './http/route.js';
 import { issueBusinessRoutes, issueV1Routes } from './issues/issue.routes.js';
 import { locationFeature } from './locations/location.routes.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
+import { documentFeature } from './openapi/document.routes.js';
 import { publicPageFeature } from './public-page/page.routes.js';
 import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
-import { serviceFeature } from './service/service.routes.js';
+import { healthFeature } from './health/health.routes.js';
 import { sessionFeature } from './sessions/session.routes.js';
 import { suggestionBusinessRoutes, suggestionV1Routes } from './suggestions/suggestion.routes.js';
 import { teamFeature } from './team/team.routes.js';
@@ -42,7 +43,8 @@ export const FEATURES: Feature[] = [
   accountFeature,
   eventFeature,
   webhookFeature,
-  serviceFeature,
+  healthFeature,
+  documentFeature,
 ];
 
 export const ROUTES: Route[] = FEATURES.flatMap((feature) => feature.routes);

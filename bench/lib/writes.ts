@@ -5,7 +5,7 @@
  * no validation beyond what the bench sends; and the key lookup that comes first.
  */
 import type pg from 'pg';
-import { recordsOf } from '../../src/activity/activity.service.js';
+import { recordsOf } from '../../src/outbox/outbox.service.js';
 import { findKeyCredential } from '../../src/auth/credential.repository.js';
 import { keyPrincipalOf } from '../../src/auth/credentials.js';
 import type { ApiKeyPrincipal } from '../../src/auth/principal.js';

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import type { Scope } from '../shared/schemas.js';
 import { findFirstOwner, findMember } from '../users/user.repository.js';
-import { recordActivity } from '../activity/activity.service.js';
+import { recordActivity } from '../outbox/outbox.service.js';
 import { countApiKeys, findApiKeys, insertApiKey, revokeApiKey, type ApiKeyRow } from './api-key.repository.js';
 import type { PageRequest } from '../db/paging.js';
 import { generateApiKey } from '../auth/key-format.js';

@@ -3,7 +3,7 @@ import { withTransaction } from '../db/database.js';
 import { newId } from '../shared/ids.js';
 import type { Plan } from '../shared/schemas.js';
 import { findUserByEmail, insertMembership, insertUser } from '../users/user.repository.js';
-import { operator, recordActivity } from '../activity/activity.service.js';
+import { operator, recordActivity } from '../outbox/outbox.service.js';
 import type { Principal } from '../auth/principal.js';
 import { notFound } from '../errors/http-error.js';
 import { fieldChanges } from '../shared/changes.js';

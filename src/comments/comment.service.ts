@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { recordActivity } from '../activity/activity.service.js';
+import { recordActivity } from '../outbox/outbox.service.js';
 import { withTransaction } from '../db/database.js';
 import type { Principal } from '../auth/principal.js';
 import { notFound } from '../errors/http-error.js';

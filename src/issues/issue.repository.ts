@@ -1,5 +1,5 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
-import { queuedSql, recordsSql, type Records } from '../activity/activity.repository.js';
+import { queuedSql, recordsSql, type Records } from '../outbox/outbox.repository.js';
 import { isoText, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, IssueStatus, Priority } from '../shared/schemas.js';

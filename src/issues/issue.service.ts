@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterRecorded, recordsOf } from '../activity/activity.service.js';
+import { afterRecorded, recordsOf } from '../outbox/outbox.service.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { operator, recordActivity } from '../activity/activity.service.js';
+import { operator, recordActivity } from '../outbox/outbox.service.js';
 import type { Principal } from '../auth/principal.js';
 import { withTransaction, type Queryable } from '../db/database.js';
 import { withUniqueConflict } from '../db/errors.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from '../db/database.js';
-import { customer } from '../activity/activity.service.js';
+import { customer } from '../outbox/outbox.service.js';
 import { conflict, HttpError, notFound } from '../errors/http-error.js';
 import type { ListCache } from '../cache/list-cache.js';
 import type { VoteAllowance } from '../http/rate-limit.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import QRCode from 'qrcode';
-import { recordActivity } from '../activity/activity.service.js';
+import { recordActivity } from '../outbox/outbox.service.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { recordActivity } from '../activity/activity.service.js';
+import { recordActivity } from '../outbox/outbox.service.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { notFound } from '../errors/http-error.js';
 import { seededRandom, type Random } from './seed.random.js';

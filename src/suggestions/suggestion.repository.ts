@@ -1,5 +1,5 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
-import { recordsSql, queuedSql, type Records } from '../activity/activity.repository.js';
+import { recordsSql, queuedSql, type Records } from '../outbox/outbox.repository.js';
 import { isoText, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterRecorded, recordsOf, type Actor } from '../activity/activity.service.js';
+import { afterRecorded, recordsOf, type Actor } from '../outbox/outbox.service.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';

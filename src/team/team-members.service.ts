@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { operator, recordActivity } from '../activity/activity.service.js';
+import { operator, recordActivity } from '../outbox/outbox.service.js';
 import { authorize } from '../auth/authorize.js';
 import type { Principal } from '../auth/principal.js';
 import { findBusiness } from '../businesses/business.repository.js';

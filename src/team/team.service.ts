@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { recordActivity } from '../activity/activity.service.js';
+import { recordActivity } from '../outbox/outbox.service.js';
 import { authorize } from '../auth/authorize.js';
 import { credentialRefused } from '../auth/credential-failure.js';
 import type { SessionRow } from '../auth/credential.repository.js';

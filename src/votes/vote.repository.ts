@@ -1,4 +1,4 @@
-import { queuedSql, recordsSql, type Records } from '../activity/activity.repository.js';
+import { queuedSql, recordsSql, type Records } from '../outbox/outbox.repository.js';
 import type { Queryable } from '../db/database.js';
 import { SUGGESTION_COLUMNS, SUGGESTION_OBJECT_SQL } from '../suggestions/suggestion.repository.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';

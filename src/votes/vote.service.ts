@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterRecorded, recordsOf, type Actor } from '../activity/activity.service.js';
+import { afterRecorded, recordsOf, type Actor } from '../outbox/outbox.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { PageRequest } from '../db/paging.js';
 import { conflict, notFound } from '../errors/http-error.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { publishEvent } from '../../src/activity/activity.service.js';
+import { publishEvent } from '../../src/outbox/outbox.service.js';
 import { qrCodeSchema } from '../../src/qr-codes/qr-code.responses.js';
 import { exampleOf } from '../../src/shared/responses.js';
 import { withTransaction, type Queryable } from '../../src/db/database.js';

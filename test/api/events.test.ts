@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { publishEvent } from '../../src/activity/activity.service.js';
+import { publishEvent } from '../../src/outbox/outbox.service.js';
 import { withTransaction } from '../../src/db/database.js';
 import { qrCodeSchema } from '../../src/qr-codes/qr-code.responses.js';
 import { exampleOf } from '../../src/shared/responses.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readMigrations } from '../../src/db/migrate.js';
-import { DISABLE_AFTER_MS, PER_ENDPOINT, RETRY_SCHEDULE_MS, WebhookWorker } from '../../src/events/webhook.worker.js';
+import { DISABLE_AFTER_MS, PER_ENDPOINT, RETRY_SCHEDULE_MS, WebhookWorker } from '../../src/webhooks/webhook.worker.js';
 import { capturingLogger, useOtherApps, useTestApp, type OtherApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
 import { feedEvents } from '../support/feed.js';

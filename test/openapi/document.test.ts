@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/activity/event.types.js';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/outbox/event.types.js';
 import { apiDocument } from '../../src/routes.js';
 import { useOtherApps, useTestApp } from '../support/app.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { Database } from '../../src/db/database.js';
 import { openBackgroundDatabase } from '../../src/db/open.js';
-import { WebhookWorker } from '../../src/events/webhook.worker.js';
+import { WebhookWorker } from '../../src/webhooks/webhook.worker.js';
 import { capturingLogger, useOtherApps, useTestApp, type OtherApp } from '../support/app.js';
 import { openTestDatabase, testDatabaseUrl, testMode } from '../support/database.js';
 import { buildTeam } from '../support/factories.js';

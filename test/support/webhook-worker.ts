@@ -4,7 +4,7 @@
  */
 import { createLogger } from '../../src/config/logger.js';
 import { openPostgres } from '../../src/db/postgres.js';
-import { WebhookWorker } from '../../src/events/webhook.worker.js';
+import { WebhookWorker } from '../../src/webhooks/webhook.worker.js';
 
 const logger = createLogger('info');
 const db = openPostgres(process.env.DATABASE_URL!, (err) => logger.warn({ err }, 'pool error'), 2);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../activity/event.types.js';
+import { EVENT_TYPES } from '../outbox/event.types.js';
 import { queryInt } from '../shared/schemas.js';
 
 /** `suggestion.updated,issue.updated`: one or more event types, comma-separated. */

@@ -1,7 +1,6 @@
 import { offsetEnvelope, idParam } from '../http/params.js';
 import { accepted, created, noContent, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
-import { webhookPayloads } from './event.responses.js';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from './webhook.presenter.js';
 import {
   rotatedSecretSchema,
@@ -40,7 +39,6 @@ export const webhookFeature: Feature = {
         'Endpoints that receive events, signed to the Standard Webhooks specification (owners and admins only)',
     },
   ],
-  webhooks: webhookPayloads,
   routes: [
     defineRoute({
       ...common,

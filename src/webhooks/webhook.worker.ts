@@ -1,10 +1,9 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { publishEvent } from '../activity/activity.service.js';
-import { DELIVERY_CHANNEL, deliveryBus } from '../activity/event.bus.js';
+import { publishEvent, purgeEvents } from '../outbox/outbox.service.js';
+import { DELIVERY_CHANNEL, deliveryBus } from '../outbox/event.bus.js';
 import { withTransaction, type Database } from '../db/database.js';
-import { purgeEvents } from './event.service.js';
 import { toWebhookEventObject } from './webhook.presenter.js';
 import {
   claimDueDeliveries,

@@ -127,3 +127,19 @@ export async function insertRecords(
   );
   return rows[0]!.queued;
 }
+
+/** Deletes up to `batch` events older than the retention; answers how many. */
+export async function deleteOldEvents(db: Queryable, retentionDays: number, batch: number): Promise<number> {
+  const { rowCount } = await db.query(
+    /* sql */ `
+    DELETE FROM events
+    WHERE seq IN (
+      SELECT seq
+      FROM events
+      WHERE created_at < now() - make_interval(days => $1)
+      LIMIT $2
+    )`,
+    [retentionDays, batch],
+  );
+  return rowCount ?? 0;
+}

@@ -2,7 +2,7 @@ import { defineFamilies } from '../http/families.js';
 import { ok } from '../http/reply.js';
 import type { Feature } from '../http/route.js';
 import { toEventResponse } from './event.presenter.js';
-import { eventFeedSchema } from './event.responses.js';
+import { eventFeedSchema, webhookPayloads } from './event.responses.js';
 import { listEventsQuery } from './event.schemas.js';
 import { readFeed } from './event.service.js';
 
@@ -42,4 +42,6 @@ const feed = defineFamilies({
 export const eventFeature: Feature = {
   tags: [{ name: 'Events', description: 'Every change, to pull as a feed or receive by webhook' }],
   routes: [feed.v1, feed.business],
+  // What a webhook delivery carries is the feed's event: documented with it, pushed by webhooks/.
+  webhooks: webhookPayloads,
 };

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { badRequest, HttpError } from '../errors/http-error.js';
-import { deleteOldEvents, findEventsAfter, type EventRow, type FeedPosition } from './event.repository.js';
+import { findEventsAfter, type EventRow, type FeedPosition } from './event.repository.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 const START: FeedPosition = { xid: '0', seq: 0 };
@@ -66,15 +66,4 @@ export async function readFeed(
     ? encodeCursor({ xid: last.xid, seq: last.seq, at: last.created_at.getTime() })
     : query.after || null;
   return { rows: page, nextCursor, hasMore };
-}
-
-/** Purges events past the retention in small batches, so no statement holds many locks for long. */
-export async function purgeEvents(db: Queryable, retentionDays: number, maxBatches = 20): Promise<number> {
-  let purged = 0;
-  for (let batch = 0; batch < maxBatches; batch++) {
-    const deleted = await deleteOldEvents(db, retentionDays, 500);
-    purged += deleted;
-    if (deleted < 500) break;
-  }
-  return purged;
 }

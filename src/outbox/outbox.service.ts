@@ -1,7 +1,7 @@
 import { actorOf, type Principal } from '../auth/principal.js';
 import type { Queryable } from '../db/database.js';
 import { newId } from '../shared/ids.js';
-import { insertRecords, type ActivityEntry, type Records } from './activity.repository.js';
+import { deleteOldEvents, insertRecords, type ActivityEntry, type Records } from './outbox.repository.js';
 import { wakeWorkers } from './event.bus.js';
 import type { EventData, EventType } from './event.types.js';
 
@@ -80,4 +80,18 @@ export function recordsOf(
 /** After a statement that wrote an event: wakes this process's webhook workers when it queued deliveries. */
 export function afterRecorded(queued: number): void {
   if (queued > 0) wakeWorkers();
+}
+
+/**
+ * Purges events past the retention (EVENT_RETENTION_DAYS), for the feed and webhooks alike, in small
+ * batches, so no statement holds many locks for long.
+ */
+export async function purgeEvents(db: Queryable, retentionDays: number, maxBatches = 20): Promise<number> {
+  let purged = 0;
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const deleted = await deleteOldEvents(db, retentionDays, 500);
+    purged += deleted;
+    if (deleted < 500) break;
+  }
+  return purged;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { wakeWorkers } from '../activity/event.bus.js';
-import { TEST_EVENT_TYPE } from '../activity/event.types.js';
+import { wakeWorkers } from '../outbox/event.bus.js';
+import { TEST_EVENT_TYPE } from '../outbox/event.types.js';
 import { withTransaction } from '../db/database.js';
 import { badRequest, HttpError, notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../activity/event.types.js';
+import { EVENT_TYPES } from '../outbox/event.types.js';
 import { commentSchema } from '../comments/comment.responses.js';
 import { issueSchema } from '../issues/issue.responses.js';
 import { qrCodeSchema } from '../qr-codes/qr-code.responses.js';
@@ -7,7 +7,7 @@ import { EXAMPLE } from '../shared/examples.js';
 import { exampleOf, timestamp } from '../shared/responses.js';
 import { uuid } from '../shared/schemas.js';
 import { suggestionDashboardSchema } from '../suggestions/suggestion.responses.js';
-import { webhookEndpointSchema, webhookEndpointSummarySchema } from './webhook.responses.js';
+import { webhookEndpointSchema, webhookEndpointSummarySchema } from '../webhooks/webhook.responses.js';
 
 export const fieldChangesSchema = z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).meta({
   id: 'FieldChanges',

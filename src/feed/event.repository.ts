@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import type { EventData } from '../activity/event.types.js';
+import type { EventData } from '../outbox/event.types.js';
 
 export interface EventRow {
   id: string;
@@ -50,20 +50,4 @@ export async function findEventsAfter(
     [businessId, after.xid, after.seq, types, limit],
   );
   return rows;
-}
-
-/** Deletes up to `batch` events older than the retention; answers how many. */
-export async function deleteOldEvents(db: Queryable, retentionDays: number, batch: number): Promise<number> {
-  const { rowCount } = await db.query(
-    /* sql */ `
-    DELETE FROM events
-    WHERE seq IN (
-      SELECT seq
-      FROM events
-      WHERE created_at < now() - make_interval(days => $1)
-      LIMIT $2
-    )`,
-    [retentionDays, batch],
-  );
-  return rowCount ?? 0;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../activity/event.types.js';
+import { EVENT_TYPES } from '../outbox/event.types.js';
 import { offsetParams, optionalText, patchBody } from '../shared/schemas.js';
 
 export const WEBHOOK_URL_MAX = 2000;
