@@ -49,7 +49,7 @@ export async function createSuggestion(
       customerEmail: null,
       isAnonymous: true,
       visibility: 'internal',
-      reviewIfApprovalRequired: false,
+      reviewState: 'not_required',
       locationId: null,
       source: 'api',
     },

@@ -1,21 +1,15 @@
-import type { ApiKeyRow } from './api-key.repository.js';
+import { presenterOf } from '../db/columns.js';
+import { API_KEY_COLUMN_MAP, type ApiKeyRow } from './api-key.columns.js';
 import type { ApiKey, CreatedApiKey } from './api-key.responses.js';
 
 /** Written at most once a minute, so it is shown to the minute: a finer time would claim more than it knows. */
 const toTheMinute = (date: Date) => new Date(Math.floor(date.getTime() / 60_000) * 60_000).toISOString();
 
-/** Every field a client may see of a key; never the digest. */
+const read = presenterOf(API_KEY_COLUMN_MAP, ['read']);
+
+/** Every field a client may see of a key (API_KEY_COLUMN_MAP); never the digest. */
 export function toApiKeyResponse(key: ApiKeyRow): ApiKey {
-  return {
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    scope: key.scope,
-    created_by: key.created_by,
-    created_at: key.created_at.toISOString(),
-    last_used_at: key.last_used_at ? toTheMinute(key.last_used_at) : null,
-    revoked_at: key.revoked_at?.toISOString() ?? null,
-  };
+  return { ...read(key), last_used_at: key.last_used_at ? toTheMinute(key.last_used_at) : null };
 }
 
 /** The creation response: the only time the full key is ever shown. */

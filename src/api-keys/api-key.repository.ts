@@ -1,21 +1,12 @@
+import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import type { Scope } from '../shared/schemas.js';
+import { API_KEY_COLUMN_MAP, type ApiKeyRow } from './api-key.columns.js';
 
-export interface ApiKeyRow {
-  id: string;
-  business_id: string;
-  name: string;
-  scope: Scope;
-  prefix: string;
-  created_by: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
+export type { ApiKeyRow };
 
-const COLUMNS =
-  'k.id, k.business_id, k.name, k.scope, k.prefix, k.created_by, k.created_at, k.last_used_at, k.revoked_at';
+const COLUMNS = columnList(API_KEY_COLUMN_MAP, 'k');
 
 export async function insertApiKey(
   db: Queryable,

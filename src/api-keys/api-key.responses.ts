@@ -1,46 +1,27 @@
 import { z } from 'zod';
+import { fieldsOf } from '../db/columns.js';
 import { EXAMPLE } from '../shared/examples.js';
-import { offsetEnvelopeSchema, timestamp } from '../shared/responses.js';
-import { SCOPES, uuid } from '../shared/schemas.js';
+import { offsetEnvelopeSchema } from '../shared/responses.js';
 import { KEY_PREFIX } from '../auth/key-format.js';
+import { API_KEY_COLUMN_MAP } from './api-key.columns.js';
 
 /** Every field a client may see of a key (toApiKeyResponse); never the digest. */
-export const apiKeySchema = z
-  .object({
-    id: uuid,
-    name: z.string(),
-    prefix: z.string().startsWith(KEY_PREFIX).meta({ description: 'The start of the key, to recognise it by' }),
-    scope: z.enum(SCOPES),
-    created_by: uuid.meta({ description: 'The user the key acts for' }),
-    created_at: timestamp,
-    last_used_at: z.iso
-      .datetime()
-      .regex(/:00\.000Z$/, 'is truncated to the minute')
-      .nullable()
-      .meta({
-        description:
-          'When the key was last used, to the minute (recorded at most once a minute, so seconds and milliseconds ' +
-          'are always zero); null when never used',
-        examples: ['2026-01-31T09:30:00.000Z'],
-      }),
-    revoked_at: timestamp.nullable(),
-  })
-  .meta({
-    id: 'ApiKey',
-    description: 'An API key, without its secret',
-    examples: [
-      {
-        id: EXAMPLE.apiKeyId,
-        name: 'Zapier sync',
-        prefix: 'fbk_7Gq2XmRk',
-        scope: 'write',
-        created_by: EXAMPLE.ownerId,
-        created_at: EXAMPLE.createdAt,
-        last_used_at: '2026-02-02T14:05:00.000Z',
-        revoked_at: null,
-      },
-    ],
-  });
+export const apiKeySchema = z.object(fieldsOf(API_KEY_COLUMN_MAP, ['read'])).meta({
+  id: 'ApiKey',
+  description: 'An API key, without its secret',
+  examples: [
+    {
+      id: EXAMPLE.apiKeyId,
+      name: 'Zapier sync',
+      prefix: 'fbk_7Gq2XmRk',
+      scope: 'write',
+      created_by: EXAMPLE.ownerId,
+      created_at: EXAMPLE.createdAt,
+      last_used_at: '2026-02-02T14:05:00.000Z',
+      revoked_at: null,
+    },
+  ],
+});
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
 /** The creation response: the only time the full key is ever shown. */

@@ -1,11 +1,8 @@
-import type { BusinessRow } from './business.repository.js';
+import { presenterOf } from '../db/columns.js';
+import { BUSINESS_COLUMN_MAP, type BusinessRow } from './business.columns.js';
 import type { Business } from './business.responses.js';
 
-export const toBusinessResponse = (business: BusinessRow): Business => ({
-  id: business.id,
-  name: business.name,
-  plan: business.plan,
-  approval_required: business.approval_required,
-  created_at: business.created_at.toISOString(),
-  updated_at: business.updated_at.toISOString(),
-});
+const read = presenterOf(BUSINESS_COLUMN_MAP, ['read']);
+
+/** Exactly the columns of BUSINESS_COLUMN_MAP, in its order. */
+export const toBusinessResponse = (business: BusinessRow): Business => read(business);

@@ -1,16 +1,11 @@
+import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { Plan } from '../shared/schemas.js';
+import { BUSINESS_COLUMN_MAP, type BusinessRow } from './business.columns.js';
 
-export interface BusinessRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  approval_required: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { BusinessRow };
 
-const COLUMNS = 'id, name, plan, approval_required, created_at, updated_at';
+const COLUMNS = columnList(BUSINESS_COLUMN_MAP);
 
 export async function insertBusiness(
   db: Queryable,

@@ -1,14 +1,10 @@
-import type { CommentRow } from './comment.repository.js';
+import { presenterOf } from '../db/columns.js';
+import { COMMENT_COLUMN_MAP, type CommentRow } from './comment.columns.js';
 import type { Comment } from './comment.responses.js';
 
-/** Spec 2.3, field by field. */
+const read = presenterOf(COMMENT_COLUMN_MAP, ['read']);
+
+/** Spec 2.3: exactly the columns of COMMENT_COLUMN_MAP, in its order. */
 export function toCommentResponse(comment: CommentRow): Comment {
-  return {
-    id: comment.id,
-    entity_type: comment.entity_type,
-    entity_id: comment.entity_id,
-    content: comment.content,
-    author_id: comment.author_id,
-    created_at: comment.created_at.toISOString(),
-  };
+  return read(comment);
 }

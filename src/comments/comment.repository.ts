@@ -1,19 +1,13 @@
+import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition } from '../db/where.js';
+import { COMMENT_COLUMN_MAP, type CommentRow, type EntityType } from './comment.columns.js';
 
-export type EntityType = 'suggestion' | 'issue';
+export type { CommentRow, EntityType };
 
-export interface CommentRow {
-  id: string;
-  entity_type: EntityType;
-  entity_id: string;
-  content: string;
-  author_id: string;
-  created_at: Date;
-}
+const COLUMNS = columnList(COMMENT_COLUMN_MAP);
 
-const COLUMNS = 'id, entity_type, entity_id, content, author_id, created_at';
 /** Constant table names per commentable entity. */
 const PARENT_TABLES: Record<EntityType, string> = { suggestion: 'suggestions', issue: 'issues' };
 

@@ -1,49 +1,21 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
-import { queuedSql, recordsSql, type Records } from '../outbox/outbox.repository.js';
-import { isoText, jsonObjectSql } from '../db/columns.js';
+import { andRecordsSql, queuedSql, recordsSql, type Records } from '../outbox/outbox.repository.js';
+import { columnList, fieldSqlOf, isoText, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, IssueStatus, Priority } from '../shared/schemas.js';
 import type { ResolvedAtChange } from './issue-state.js';
+import { ISSUE_COLUMN_MAP, type IssueRow } from './issue.columns.js';
 
-export interface IssueRow {
-  id: string;
-  title: string;
-  description: string;
-  status: IssueStatus;
-  priority: Priority;
-  assignee_id: string | null;
-  customer_name: string | null;
-  customer_email: string | null;
-  is_anonymous: boolean;
-  location_id: string | null;
-  resolved_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { IssueRow };
 
-const COLUMNS = /* sql */ `id, title, description, status, priority, assignee_id, customer_name, customer_email,
-  is_anonymous, location_id, resolved_at, created_at, updated_at`;
-
-/** The list fields of spec 4.3, in its order, as SQL reading them as a client sees them (exports). */
-const LIST_FIELD_SQL = {
-  id: 'id',
-  title: 'title',
-  description: 'description',
-  status: 'status',
-  priority: 'priority',
-  assignee_id: 'assignee_id',
-  customer_name: 'customer_name',
-  customer_email: 'customer_email',
-  resolved_at: isoText('resolved_at'),
-  created_at: isoText('created_at'),
-  updated_at: isoText('updated_at'),
-};
+const COLUMNS = columnList(ISSUE_COLUMN_MAP);
 
 /**
  * The single-item read (toIssueResponse) as SQL over an issue row: the object of the events an issue's
- * own statement records. The same fields and values as the presenter's (test/api/events.test.ts).
+ * own statement records. The same fields and values as the presenter's, from the same column map
+ * (test/api/events.test.ts).
  */
-const ISSUE_OBJECT_SQL = jsonObjectSql({ ...LIST_FIELD_SQL, is_anonymous: 'is_anonymous' });
+const ISSUE_OBJECT_SQL = jsonObjectSql(fieldSqlOf(ISSUE_COLUMN_MAP, ['list', 'read']));
 
 /** The assignee, when one is named, is a member of the business. */
 const ASSIGNABLE = (assigneeId: string) => /* sql */ `(${assigneeId}::uuid IS NULL OR EXISTS (
@@ -76,7 +48,8 @@ const issues = defineListing<IssueRow, IssueFilter, keyof typeof SORT_COLUMNS>({
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
-  recordFields: LIST_FIELD_SQL,
+  // the list fields of spec 4.3, as exports read them (value arrays) and write them out as they come
+  recordFields: fieldSqlOf(ISSUE_COLUMN_MAP, ['list']),
 });
 
 /** What a list's `sort` accepts (issue.schemas.ts). */
@@ -100,32 +73,6 @@ export interface NewIssueRow {
   customerEmail: string | null;
   locationId: string | null;
   source: EntrySource;
-}
-
-export async function insertIssue(db: Queryable, businessId: string, issue: NewIssueRow): Promise<IssueRow> {
-  const { rows } = await db.query<IssueRow>(
-    /* sql */ `
-    INSERT INTO issues (id, business_id, title, description, status, priority, assignee_id, customer_name,
-      customer_email, is_anonymous, location_id, source, resolved_at)
-    VALUES ($1, $2, $3, $4, $5::issue_status, $6, $7, $8, $9, $10, $11, $12,
-      CASE WHEN $5::issue_status = 'resolved' THEN now() END)
-    RETURNING ${COLUMNS}`,
-    [
-      issue.id,
-      businessId,
-      issue.title,
-      issue.description,
-      issue.status,
-      issue.priority,
-      issue.assigneeId,
-      issue.customerName,
-      issue.customerEmail,
-      issue.customerName === null && issue.customerEmail === null,
-      issue.locationId,
-      issue.source,
-    ],
-  );
-  return rows[0]!;
 }
 
 export interface IssueChanges {
@@ -169,12 +116,12 @@ export async function insertRecordedIssue(
     issue.customerName === null && issue.customerEmail === null,
     issue.locationId,
     issue.source,
-    JSON.stringify(activityData),
   ];
   const records_ = recordsSql('$1::uuid', params, records, {
     from: 'changed',
     entityId: 'id',
-    activityData: '$13::jsonb',
+    // a parameter only where it is read: a statement that records nothing has none
+    activityData: records.activity ? `$${params.push(JSON.stringify(activityData))}::jsonb` : 'NULL',
     eventData: `jsonb_build_object('object', ${ISSUE_OBJECT_SQL})`,
   });
   const { rows } = await db.query<IssueRow & { queued: number }>(
@@ -186,8 +133,7 @@ export async function insertRecordedIssue(
         CASE WHEN $5::issue_status = 'resolved' THEN now() END
       WHERE ${ASSIGNABLE('$7')}
       RETURNING ${COLUMNS}
-    ),
-    ${records_}
+    )${andRecordsSql(records_)}
     SELECT ${COLUMNS}, ${queuedSql(records)} AS queued
     FROM changed`,
     params,

@@ -1,22 +1,11 @@
 import { z } from 'zod';
+import { fieldsOf } from '../db/columns.js';
 import { EXAMPLE } from '../shared/examples.js';
-import { offsetEnvelopeSchema, pageEnvelopeSchema, timestamp } from '../shared/responses.js';
-import { issueStatus, priority, uuid } from '../shared/schemas.js';
+import { offsetEnvelopeSchema, pageEnvelopeSchema } from '../shared/responses.js';
+import { ISSUE_COLUMN_MAP } from './issue.columns.js';
 
-/** Spec 4.3 list items, field by field (no is_anonymous): what toIssueListItem returns. */
-const issueListItem = z.object({
-  id: uuid,
-  title: z.string(),
-  description: z.string(),
-  status: issueStatus,
-  priority,
-  assignee_id: uuid.nullable().meta({ description: 'Null when unassigned' }),
-  customer_name: z.string().nullable(),
-  customer_email: z.string().nullable(),
-  resolved_at: timestamp.nullable().meta({ description: 'Null until resolved' }),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+/** Spec 4.3 list items (no is_anonymous): what toIssueListItem returns. */
+const issueListItem = z.object(fieldsOf(ISSUE_COLUMN_MAP, ['list']));
 
 const listItemExample: z.infer<typeof issueListItem> = {
   id: EXAMPLE.issueId,
@@ -40,7 +29,7 @@ export const issueListItemSchema = issueListItem.meta({
 export type IssueListItem = z.infer<typeof issueListItemSchema>;
 
 /** The single-item read: spec 2.2, including is_anonymous. */
-export const issueSchema = issueListItemSchema.extend({ is_anonymous: z.boolean() }).meta({
+export const issueSchema = issueListItemSchema.extend(fieldsOf(ISSUE_COLUMN_MAP, ['read'])).meta({
   id: 'Issue',
   description: 'An issue, as read, created or updated',
   examples: [{ ...listItemExample, is_anonymous: true }],

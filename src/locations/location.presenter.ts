@@ -1,9 +1,8 @@
-import type { LocationRow } from './location.repository.js';
+import { presenterOf } from '../db/columns.js';
+import { LOCATION_COLUMN_MAP, type LocationRow } from './location.columns.js';
 import type { Location } from './location.responses.js';
 
-export const toLocationResponse = (location: LocationRow): Location => ({
-  id: location.id,
-  name: location.name,
-  created_at: location.created_at.toISOString(),
-  updated_at: location.updated_at.toISOString(),
-});
+const read = presenterOf(LOCATION_COLUMN_MAP, ['read']);
+
+/** Exactly the columns of LOCATION_COLUMN_MAP, in its order. */
+export const toLocationResponse = (location: LocationRow): Location => read(location);

@@ -1,14 +1,11 @@
+import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import { findPageWithTotal, orderAndPage, type PageRequest } from '../db/paging.js';
+import { LOCATION_COLUMN_MAP, type LocationRow } from './location.columns.js';
 
-export interface LocationRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { LocationRow };
 
-const COLUMNS = 'id, name, created_at, updated_at';
+const COLUMNS = columnList(LOCATION_COLUMN_MAP);
 
 /** The sortable columns, by the name clients use. */
 export const LOCATION_SORTS = { created_at: 'created_at', name: 'lower(name)' } as const;

@@ -1,24 +1,15 @@
 import { z } from 'zod';
+import { fieldsOf } from '../db/columns.js';
 import { EXAMPLE } from '../shared/examples.js';
-import { offsetEnvelopeSchema, timestamp } from '../shared/responses.js';
-import { uuid } from '../shared/schemas.js';
-import { LOCATION_NAME_MAX } from './location.schemas.js';
+import { offsetEnvelopeSchema } from '../shared/responses.js';
+import { LOCATION_COLUMN_MAP } from './location.columns.js';
 
-/** What toLocationResponse returns, field by field. */
-export const locationSchema = z
-  .object({
-    id: uuid,
-    name: z.string().max(LOCATION_NAME_MAX).meta({ description: 'Unique within the business, ignoring case' }),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .meta({
-    id: 'Location',
-    description: 'A place of the business: suggestions and QR codes may name one',
-    examples: [
-      { id: EXAMPLE.locationId, name: 'Terrace', created_at: EXAMPLE.createdAt, updated_at: EXAMPLE.createdAt },
-    ],
-  });
+/** What toLocationResponse returns. */
+export const locationSchema = z.object(fieldsOf(LOCATION_COLUMN_MAP, ['read'])).meta({
+  id: 'Location',
+  description: 'A place of the business: suggestions and QR codes may name one',
+  examples: [{ id: EXAMPLE.locationId, name: 'Terrace', created_at: EXAMPLE.createdAt, updated_at: EXAMPLE.createdAt }],
+});
 export type Location = z.infer<typeof locationSchema>;
 
 export const locationOffsetPageSchema = offsetEnvelopeSchema(locationSchema, 'LocationOffsetPage');

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { offsetParams, oneLine } from '../shared/schemas.js';
+import { LOCATION_NAME_MAX } from './location.columns.js';
 import { LOCATION_SORTS, type LocationSort } from './location.repository.js';
-
-export const LOCATION_NAME_MAX = 200;
 
 export const listLocationsQuery = z.strictObject({
   ...offsetParams,

@@ -95,6 +95,12 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
   return ctes.join(',\n    ');
 }
 
+/**
+ * recordsSql's CTEs after a statement's own: comma first, or nothing when the change records nothing
+ * (a test's rows, inserted by the service's own statement without its records).
+ */
+export const andRecordsSql = (recorded: string): string => (recorded ? `,\n    ${recorded}` : '');
+
 /** How many deliveries a statement with `recordsSql` queued (and announced): 0 without an event. */
 export const queuedSql = (records: Records): string =>
   records.event ? '(SELECT coalesce(max(queued), 0) FROM recorded_notice)' : '0';

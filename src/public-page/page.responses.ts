@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE } from '../shared/examples.js';
 import { exampleOf, timestamp } from '../shared/responses.js';
 import { uuid } from '../shared/schemas.js';
-import { SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.schemas.js';
+import { SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.columns.js';
 
 /** What the page shows of a suggestion: never an email, never anything internal. */
 export const publicSuggestionSchema = z

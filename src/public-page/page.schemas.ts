@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CUSTOMER_NAME_MAX, SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.schemas.js';
+import { SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.columns.js';
+import { CUSTOMER_NAME_MAX } from '../suggestions/suggestion.schemas.js';
 import { email, nullToAbsent, optionalOneLine, queryInt, text, uuid } from '../shared/schemas.js';
 
 /** A QR code's short code (10 base62 characters today; a little room for other lengths). */

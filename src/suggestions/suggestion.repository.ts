@@ -1,65 +1,23 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
-import { recordsSql, queuedSql, type Records } from '../outbox/outbox.repository.js';
-import { isoText, jsonObjectSql } from '../db/columns.js';
+import { andRecordsSql, recordsSql, queuedSql, type Records } from '../outbox/outbox.repository.js';
+import { columnList, fieldSqlOf, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';
+import { SUGGESTION_COLUMN_MAP as COLUMN_MAP, type ReviewState, type SuggestionRow } from './suggestion.columns.js';
 
-export type ReviewState = 'not_required' | 'pending' | 'approved' | 'rejected';
+export type { ReviewState, SuggestionRow };
 
-export interface SuggestionRow {
-  id: string;
-  content: string;
-  status: SuggestionStatus;
-  priority: Priority;
-  sentiment: Sentiment;
-  sentiment_score: number;
-  customer_name: string | null;
-  customer_email: string | null;
-  upvote_count: number;
-  is_anonymous: boolean;
-  visibility: Visibility;
-  review_state: ReviewState;
-  location_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const COLUMNS = /* sql */ `id, content, status, priority, sentiment, sentiment_score, customer_name, customer_email,
-  upvote_count, is_anonymous, visibility, review_state, location_id, created_at, updated_at`;
+const COLUMNS = columnList(COLUMN_MAP);
 
 /** Every column of a suggestion row, as reads, writes and the vote's statement return it. */
 export const SUGGESTION_COLUMNS = COLUMNS;
 
 /**
- * The list fields of spec 4.2, in its order, each as the SQL that reads it as a client sees it:
- * exports read them as value arrays (see selectSuggestionRecords) and write them out as they come.
- */
-const LIST_FIELD_SQL = {
-  id: 'id',
-  content: 'content',
-  status: 'status',
-  priority: 'priority',
-  sentiment: 'sentiment',
-  sentiment_score: 'sentiment_score',
-  customer_name: 'customer_name',
-  customer_email: 'customer_email',
-  upvote_count: 'upvote_count',
-  created_at: isoText('created_at'),
-  updated_at: isoText('updated_at'),
-};
-
-/**
  * The dashboard read (toSuggestionDashboardResponse) as SQL over a suggestion row: the object of the
  * events a suggestion's own statement records (a create, a change, a vote). The same fields and values
- * as the presenter's; test/api/events.test.ts holds the two together.
+ * as the presenter's, from the same column map; test/api/events.test.ts holds the two together.
  */
-export const SUGGESTION_OBJECT_SQL = jsonObjectSql({
-  ...LIST_FIELD_SQL,
-  is_anonymous: 'is_anonymous',
-  visibility: 'visibility',
-  review_state: 'review_state',
-  location_id: 'location_id',
-});
+export const SUGGESTION_OBJECT_SQL = jsonObjectSql(fieldSqlOf(COLUMN_MAP, ['list', 'read', 'dashboard']));
 
 export interface SuggestionFilter extends ListFilter {
   status?: SuggestionStatus;
@@ -86,7 +44,8 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
-  recordFields: LIST_FIELD_SQL,
+  // the list fields of spec 4.2, as exports read them (value arrays) and write them out as they come
+  recordFields: fieldSqlOf(COLUMN_MAP, ['list']),
 });
 
 /** What a list's `sort` accepts (suggestion.schemas.ts). */
@@ -110,42 +69,11 @@ export interface NewSuggestionRow {
   customerEmail: string | null;
   isAnonymous: boolean;
   visibility: Visibility;
-  reviewState: ReviewState;
+  /** `if_approval_required`: pending when the business requires approval, else not_required (read by the insert). */
+  reviewState: ReviewState | 'if_approval_required';
   locationId: string | null;
   source: EntrySource;
 }
-
-export async function insertSuggestion(db: Queryable, businessId: string, s: NewSuggestionRow): Promise<SuggestionRow> {
-  const { rows } = await db.query<SuggestionRow>(
-    /* sql */ `
-    INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, customer_name,
-      customer_email, is_anonymous, visibility, review_state, location_id, source)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-    RETURNING ${COLUMNS}`,
-    [
-      s.id,
-      businessId,
-      s.content,
-      s.status,
-      s.priority,
-      s.sentiment,
-      s.sentimentScore,
-      s.customerName,
-      s.customerEmail,
-      s.isAnonymous,
-      s.visibility,
-      s.reviewState,
-      s.locationId,
-      s.source,
-    ],
-  );
-  return rows[0]!;
-}
-
-export type NewRecordedSuggestion = Omit<NewSuggestionRow, 'reviewState'> & {
-  /** A public suggestion: it waits for review when its business requires approval (read by the insert). */
-  reviewIfApprovalRequired: boolean;
-};
 
 /**
  * Inserts a suggestion with its records (the activity's data given, the event's object read from the
@@ -155,7 +83,7 @@ export type NewRecordedSuggestion = Omit<NewSuggestionRow, 'reviewState'> & {
 export async function insertRecordedSuggestion(
   db: Queryable,
   businessId: string,
-  s: NewRecordedSuggestion,
+  s: NewSuggestionRow,
   records: Records,
   activityData: Record<string, unknown>,
 ): Promise<{ row: SuggestionRow; queued: number } | null> {
@@ -171,15 +99,15 @@ export async function insertRecordedSuggestion(
     s.customerEmail,
     s.isAnonymous,
     s.visibility,
-    s.reviewIfApprovalRequired,
+    s.reviewState,
     s.locationId,
     s.source,
-    JSON.stringify(activityData),
   ];
   const recorded = recordsSql('$2::uuid', params, records, {
     from: 'changed',
     entityId: 'id',
-    activityData: '$15::jsonb',
+    // a parameter only where it is read: a statement that records nothing has none
+    activityData: records.activity ? `$${params.push(JSON.stringify(activityData))}::jsonb` : 'NULL',
     eventData: `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL})`,
   });
   const { rows } = await db.query<SuggestionRow & { queued: number }>(
@@ -188,7 +116,11 @@ export async function insertRecordedSuggestion(
       INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, customer_name,
         customer_email, is_anonymous, visibility, review_state, location_id, source)
       SELECT $1, b.id, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-        CASE WHEN $12::boolean AND b.approval_required THEN 'pending' ELSE 'not_required' END::review_state,
+        CASE
+          WHEN $12::text <> 'if_approval_required' THEN $12::text
+          WHEN b.approval_required THEN 'pending'
+          ELSE 'not_required'
+        END::review_state,
         $13, $14
       FROM businesses b
       WHERE b.id = $2
@@ -198,8 +130,7 @@ export async function insertRecordedSuggestion(
           WHERE l.business_id = $2
             AND l.id = $13::uuid))
       RETURNING ${COLUMNS}
-    ),
-    ${recorded}
+    )${andRecordsSql(recorded)}
     SELECT ${COLUMNS}, ${queuedSql(records)} AS queued
     FROM changed`,
     params,

@@ -1,26 +1,11 @@
 import { z } from 'zod';
+import { fieldsOf } from '../db/columns.js';
 import { EXAMPLE } from '../shared/examples.js';
-import { offsetEnvelopeSchema, pageEnvelopeSchema, timestamp } from '../shared/responses.js';
-import { priority, sentiment, suggestionStatus, uuid, visibility } from '../shared/schemas.js';
-import type { ReviewState } from './suggestion.repository.js';
-import { SUGGESTION_CONTENT_MAX } from './suggestion.schemas.js';
+import { offsetEnvelopeSchema, pageEnvelopeSchema } from '../shared/responses.js';
+import { SUGGESTION_COLUMN_MAP } from './suggestion.columns.js';
 
-const REVIEW_STATES = ['not_required', 'pending', 'approved', 'rejected'] as const satisfies readonly ReviewState[];
-
-/** Spec 4.2 list items, field by field (no is_anonymous): what toSuggestionListItem returns. */
-const suggestionListItem = z.object({
-  id: uuid,
-  content: z.string().max(SUGGESTION_CONTENT_MAX),
-  status: suggestionStatus,
-  priority,
-  sentiment,
-  sentiment_score: z.number().min(-1).max(1).meta({ description: 'AFINN-165 average per word / 5, 4 decimals' }),
-  customer_name: z.string().nullable(),
-  customer_email: z.string().nullable(),
-  upvote_count: z.int().min(0),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+/** Spec 4.2 list items (no is_anonymous): what toSuggestionListItem returns. */
+const suggestionListItem = z.object(fieldsOf(SUGGESTION_COLUMN_MAP, ['list']));
 
 const listItemExample: z.infer<typeof suggestionListItem> = {
   id: EXAMPLE.suggestionId,
@@ -44,37 +29,27 @@ export const suggestionListItemSchema = suggestionListItem.meta({
 export type SuggestionListItem = z.infer<typeof suggestionListItemSchema>;
 
 /** The single-item read: the list fields plus is_anonymous (spec 2.1). */
-export const suggestionSchema = suggestionListItemSchema
-  .extend({
-    is_anonymous: z.boolean().meta({ description: 'True when neither customer_name nor customer_email was given' }),
-  })
-  .meta({
-    id: 'Suggestion',
-    description: 'A suggestion, as read, created or updated',
-    examples: [{ ...listItemExample, is_anonymous: false }],
-  });
+export const suggestionSchema = suggestionListItemSchema.extend(fieldsOf(SUGGESTION_COLUMN_MAP, ['read'])).meta({
+  id: 'Suggestion',
+  description: 'A suggestion, as read, created or updated',
+  examples: [{ ...listItemExample, is_anonymous: false }],
+});
 export type Suggestion = z.infer<typeof suggestionSchema>;
 
 /** The business-scoped family also shows what the dashboard manages. */
-export const suggestionDashboardSchema = suggestionSchema
-  .extend({
-    visibility,
-    review_state: z.enum(REVIEW_STATES),
-    location_id: uuid.nullable(),
-  })
-  .meta({
-    id: 'DashboardSuggestion',
-    description: 'A suggestion with its visibility, review state and location',
-    examples: [
-      {
-        ...listItemExample,
-        is_anonymous: false,
-        visibility: 'public',
-        review_state: 'approved',
-        location_id: EXAMPLE.locationId,
-      },
-    ],
-  });
+export const suggestionDashboardSchema = suggestionSchema.extend(fieldsOf(SUGGESTION_COLUMN_MAP, ['dashboard'])).meta({
+  id: 'DashboardSuggestion',
+  description: 'A suggestion with its visibility, review state and location',
+  examples: [
+    {
+      ...listItemExample,
+      is_anonymous: false,
+      visibility: 'public',
+      review_state: 'approved',
+      location_id: EXAMPLE.locationId,
+    },
+  ],
+});
 export type SuggestionDashboard = z.infer<typeof suggestionDashboardSchema>;
 
 export const suggestionPageSchema = pageEnvelopeSchema(suggestionListItemSchema, 'SuggestionPage');

@@ -16,9 +16,9 @@ import {
   visibility,
 } from '../shared/schemas.js';
 import { relevanceNeedsQuery, searchParam } from '../shared/search.js';
+import { SUGGESTION_CONTENT_MAX } from './suggestion.columns.js';
 import { SUGGESTION_SORTS } from './suggestion.repository.js';
 
-export const SUGGESTION_CONTENT_MAX = 2000;
 export const CUSTOMER_NAME_MAX = 200;
 
 export const suggestionFilters = {

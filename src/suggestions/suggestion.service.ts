@@ -63,7 +63,8 @@ export async function createSuggestion(
       customerEmail: input.customer_email ?? null,
       isAnonymous: input.customer_name === undefined && input.customer_email === undefined,
       visibility: input.visibility,
-      reviewIfApprovalRequired: input.visibility === 'public',
+      // a public suggestion waits for review when its business requires approval
+      reviewState: input.visibility === 'public' ? 'if_approval_required' : 'not_required',
       locationId: input.location_id ?? null,
       source: source ?? ('kind' in principal && principal.kind === 'api_key' ? 'api' : 'dashboard'),
     },

@@ -1,35 +1,16 @@
+import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
+import {
+  WEBHOOK_DELIVERY_COLUMN_MAP,
+  WEBHOOK_ENDPOINT_COLUMN_MAP,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+} from './webhook.columns.js';
 
-export interface WebhookEndpointRow {
-  id: string;
-  business_id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  active: boolean;
-  disabled_reason: 'gone' | 'failing' | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { WebhookDeliveryRow, WebhookEndpointRow };
 
-export interface WebhookDeliveryRow {
-  id: string;
-  event_id: string;
-  event_type: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  last_status_code: number | null;
-  last_duration_ms: number | null;
-  last_error: string | null;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  created_at: Date;
-}
-
-const COLUMNS = 'id, business_id, url, events, description, active, disabled_reason, created_at, updated_at';
-const DELIVERY_COLUMNS =
-  'id, event_id, event_type, status, attempts, last_status_code, last_duration_ms, last_error, last_attempt_at, ' +
-  'next_attempt_at, created_at';
+const COLUMNS = columnList(WEBHOOK_ENDPOINT_COLUMN_MAP);
+const DELIVERY_COLUMNS = columnList(WEBHOOK_DELIVERY_COLUMN_MAP);
 
 export async function insertEndpoint(
   db: Queryable,

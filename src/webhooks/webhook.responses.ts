@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { fieldsOf } from '../db/columns.js';
 import { EXAMPLE } from '../shared/examples.js';
 import { offsetEnvelopeSchema, timestamp } from '../shared/responses.js';
 import { uuid } from '../shared/schemas.js';
+import { WEBHOOK_DELIVERY_COLUMN_MAP, WEBHOOK_ENDPOINT_COLUMN_MAP } from './webhook.columns.js';
 
 const ENDPOINT_EXAMPLE = {
   id: '0194b2e5-71c3-7a9d-b4e2-6f8a0c2d4e61',
@@ -14,27 +16,16 @@ const ENDPOINT_EXAMPLE = {
   updated_at: EXAMPLE.createdAt,
 };
 
-/** What toWebhookEndpointResponse returns, field by field: never the secret. */
+/** What toWebhookEndpointResponse returns: never the secret. */
 export const webhookEndpointSchema = z
-  .object({
-    id: uuid,
-    url: z.string().meta({ description: 'Where events are POSTed' }),
-    events: z.array(z.string()).meta({ description: 'Event types it receives; `*` is every type' }),
-    description: z.string().nullable(),
-    active: z.boolean().meta({ description: 'False when turned off, by a user or by the service' }),
-    disabled_reason: z.enum(['gone', 'failing']).nullable().meta({
-      description: 'Why the service turned it off: `gone` (it answered 410), `failing` (5 days of failures)',
-    }),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
+  .object(fieldsOf(WEBHOOK_ENDPOINT_COLUMN_MAP, ['event', 'read']))
   .meta({ id: 'WebhookEndpoint', description: 'A URL that receives events, signed', examples: [ENDPOINT_EXAMPLE] });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 /**
  * What toWebhookEventObject returns: an endpoint as `webhook.disabled` shows it. The event feed is read
  * by read keys and members, who may not list webhooks; the URL often holds a credential, so it is left out.
  */
-export const webhookEndpointSummarySchema = webhookEndpointSchema.omit({ url: true }).meta({
+export const webhookEndpointSummarySchema = z.object(fieldsOf(WEBHOOK_ENDPOINT_COLUMN_MAP, ['event'])).meta({
   id: 'WebhookEndpointSummary',
   description: 'A webhook endpoint as events show it: everything but its URL (owners and admins read it)',
   examples: [
@@ -70,39 +61,25 @@ export const webhookEndpointWithSecretSchema = webhookEndpointSchema
 
 export const webhookEndpointPageSchema = offsetEnvelopeSchema(webhookEndpointSchema, 'WebhookEndpointPage');
 
-export const webhookDeliverySchema = z
-  .object({
-    id: uuid,
-    event_id: uuid.meta({ description: 'The `webhook-id` header, the same on every attempt' }),
-    event_type: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
-    attempts: z.int().min(0).meta({ description: 'Attempts made so far' }),
-    last_status_code: z.int().nullable().meta({ description: 'HTTP status of the last attempt' }),
-    last_duration_ms: z.int().nullable(),
-    last_error: z.string().nullable(),
-    last_attempt_at: timestamp.nullable(),
-    next_attempt_at: timestamp.nullable().meta({ description: 'When it is tried next, while pending' }),
-    created_at: timestamp,
-  })
-  .meta({
-    id: 'WebhookDelivery',
-    description: 'One event on its way to one endpoint',
-    examples: [
-      {
-        id: '0194b3f6-0a1b-7c2d-9e3f-4a5b6c7d8e9f',
-        event_id: '0194b3f5-2c10-7d4e-8a9b-1c2d3e4f5a6b',
-        event_type: 'suggestion.updated',
-        status: 'pending',
-        attempts: 1,
-        last_status_code: 503,
-        last_duration_ms: 84,
-        last_error: 'HTTP 503',
-        last_attempt_at: EXAMPLE.updatedAt,
-        next_attempt_at: '2026-02-02T14:05:17.345Z',
-        created_at: EXAMPLE.updatedAt,
-      },
-    ],
-  });
+export const webhookDeliverySchema = z.object(fieldsOf(WEBHOOK_DELIVERY_COLUMN_MAP, ['read'])).meta({
+  id: 'WebhookDelivery',
+  description: 'One event on its way to one endpoint',
+  examples: [
+    {
+      id: '0194b3f6-0a1b-7c2d-9e3f-4a5b6c7d8e9f',
+      event_id: '0194b3f5-2c10-7d4e-8a9b-1c2d3e4f5a6b',
+      event_type: 'suggestion.updated',
+      status: 'pending',
+      attempts: 1,
+      last_status_code: 503,
+      last_duration_ms: 84,
+      last_error: 'HTTP 503',
+      last_attempt_at: EXAMPLE.updatedAt,
+      next_attempt_at: '2026-02-02T14:05:17.345Z',
+      created_at: EXAMPLE.updatedAt,
+    },
+  ],
+});
 
 export const webhookDeliveryPageSchema = offsetEnvelopeSchema(webhookDeliverySchema, 'WebhookDeliveryPage');
 

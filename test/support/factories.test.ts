@@ -77,6 +77,41 @@ describe('factories', () => {
     expect(await ownerOf('suggestions', suggestion.id)).toBe(suggestion.business_id);
   });
 
+  it('When a suggestion and an issue are built, then they are stored as given and nothing is recorded beside them', async () => {
+    // The factories insert with the service's own statements (insertRecordedSuggestion/-Issue), without records.
+    const { business } = await buildBusiness(ctx.db, { approvalRequired: true });
+    const suggestion = await buildSuggestion(ctx.db, business.id, {
+      visibility: 'public',
+      reviewState: 'approved',
+      sentiment: 'negative',
+      sentimentScore: -0.5,
+      isAnonymous: false,
+      customerName: 'Zoë',
+    });
+    const awaiting = await buildSuggestion(ctx.db, business.id, {
+      visibility: 'public',
+      reviewState: 'if_approval_required',
+    });
+    const issue = await buildIssue(ctx.db, business.id, { status: 'resolved', customerEmail: 'bo@example.com' });
+    expect(suggestion).toMatchObject({
+      review_state: 'approved',
+      sentiment: 'negative',
+      sentiment_score: -0.5,
+      is_anonymous: false,
+      customer_name: 'Zoë',
+    });
+    expect(awaiting.review_state).toBe('pending');
+    expect(issue).toMatchObject({ status: 'resolved', is_anonymous: false, customer_email: 'bo@example.com' });
+    expect(issue.resolved_at).toBeInstanceOf(Date);
+    const ids = [suggestion.id, awaiting.id, issue.id];
+    const { rows } = await ctx.db.pool.query<{ activity: number; events: number }>(
+      `SELECT (SELECT count(*)::int FROM activity WHERE entity_id = ANY ($1::uuid[])) AS activity,
+        (SELECT count(*)::int FROM events WHERE data->'object'->>'id' = ANY ($1::text[])) AS events`,
+      [ids],
+    );
+    expect(rows[0]).toEqual({ activity: 0, events: 0 });
+  });
+
   it('When a member is built without a business, then they belong to a new one, with the role asked for', async () => {
     const member = await buildUser(ctx.db);
     const admin = await buildUser(ctx.db, undefined, 'admin');

@@ -8,8 +8,9 @@ import { generateSessionToken } from '../../src/auth/session-token.js';
 import type { Plan, Role, Scope } from '../../src/shared/schemas.js';
 import { addMember } from '../../src/users/user.service.js';
 import { newId } from '../../src/shared/ids.js';
-import { insertIssue, type NewIssueRow } from '../../src/issues/issue.repository.js';
-import { insertSuggestion, type NewSuggestionRow } from '../../src/suggestions/suggestion.repository.js';
+import type { Records } from '../../src/outbox/outbox.repository.js';
+import { insertRecordedIssue, type NewIssueRow } from '../../src/issues/issue.repository.js';
+import { insertRecordedSuggestion, type NewSuggestionRow } from '../../src/suggestions/suggestion.repository.js';
 import { insertQrCode } from '../../src/qr-codes/qr-code.repository.js';
 import { insertComment, type EntityType } from '../../src/comments/comment.repository.js';
 import { findFirstOwner } from '../../src/users/user.repository.js';
@@ -67,24 +68,40 @@ export async function buildLocation(db: Database, businessId?: string, name = 'M
   return { ...(await insertLocation(db.pool, business_id, { id: newId(), name })), business_id };
 }
 
-/** Issues have no creation route in /api/v1: tests insert them through the repository. */
+/**
+ * What a factory's row records: nothing. Rows are inserted by the service's own statement, without the
+ * activity row and the event that a change made through the API writes beside it.
+ */
+const NO_RECORDS: Records = { activity: null, event: null };
+
+/**
+ * Issues have no creation route in /api/v1: tests insert them through the repository, with the
+ * statement createIssue uses (an assignee must be a member of the business).
+ */
 export async function buildIssue(db: Database, ...args: Args<Partial<Omit<NewIssueRow, 'id' | 'source'>>>) {
   const [given, overrides] = splitArgs(args);
   const business_id = await businessFor(db, given);
-  const issue = await insertIssue(db.pool, business_id, {
-    id: newId(),
-    title: 'The card reader is broken',
-    description: 'It rejects every contactless payment',
-    status: 'open',
-    priority: 'medium',
-    assigneeId: null,
-    customerName: null,
-    customerEmail: null,
-    locationId: null,
-    source: 'dashboard',
-    ...overrides,
-  });
-  return { ...issue, business_id };
+  const created = await insertRecordedIssue(
+    db.pool,
+    business_id,
+    {
+      id: newId(),
+      title: 'The card reader is broken',
+      description: 'It rejects every contactless payment',
+      status: 'open',
+      priority: 'medium',
+      assigneeId: null,
+      customerName: null,
+      customerEmail: null,
+      locationId: null,
+      source: 'dashboard',
+      ...overrides,
+    },
+    NO_RECORDS,
+    {},
+  );
+  if (!created) throw new Error(`buildIssue: assignee ${overrides.assigneeId} is not a member of the business`);
+  return { ...created.row, business_id };
 }
 
 /** A member with a live session, made without a password round trip (argon2 is slow on purpose). */
@@ -115,29 +132,37 @@ export async function buildTeam(db: Database) {
 }
 
 /**
- * A suggestion stored as given, through the repository: unlike POST /suggestions nothing is trimmed
- * or analysed, so tests can store leading tabs, carriage returns or a chosen sentiment score.
+ * A suggestion stored as given, through the statement createSuggestion uses: unlike POST /suggestions
+ * nothing is trimmed or analysed, so tests can store leading tabs, carriage returns or a chosen
+ * sentiment score.
  */
 export async function buildSuggestion(db: Database, ...args: Args<Partial<Omit<NewSuggestionRow, 'id' | 'source'>>>) {
   const [given, overrides] = splitArgs(args);
   const business_id = await businessFor(db, given);
-  const suggestion = await insertSuggestion(db.pool, business_id, {
-    id: newId(),
-    content: 'Please add oat milk',
-    status: 'pending',
-    priority: 'medium',
-    sentiment: 'neutral',
-    sentimentScore: 0,
-    customerName: null,
-    customerEmail: null,
-    isAnonymous: true,
-    visibility: 'internal',
-    reviewState: 'not_required',
-    locationId: null,
-    source: 'dashboard',
-    ...overrides,
-  });
-  return { ...suggestion, business_id };
+  const created = await insertRecordedSuggestion(
+    db.pool,
+    business_id,
+    {
+      id: newId(),
+      content: 'Please add oat milk',
+      status: 'pending',
+      priority: 'medium',
+      sentiment: 'neutral',
+      sentimentScore: 0,
+      customerName: null,
+      customerEmail: null,
+      isAnonymous: true,
+      visibility: 'internal',
+      reviewState: 'not_required',
+      locationId: null,
+      source: 'dashboard',
+      ...overrides,
+    },
+    NO_RECORDS,
+    {},
+  );
+  if (!created) throw new Error(`buildSuggestion: location ${overrides.locationId} is not of the business`);
+  return { ...created.row, business_id };
 }
 
 /** A QR code through the repository (no activity row), with a fresh random code. */

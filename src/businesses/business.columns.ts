@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { ColumnMap } from '../db/columns.js';
+import { timestamp } from '../shared/responses.js';
+import { PLANS, uuid, type Plan } from '../shared/schemas.js';
+import { BUSINESS_NAME_MAX } from './business.schemas.js';
+
+export interface BusinessRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  approval_required: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Every column of a business, as its read shows them: the select list, presenter and schema. */
+export const BUSINESS_COLUMN_MAP = {
+  id: { shownIn: 'read', schema: uuid },
+  name: { shownIn: 'read', schema: z.string().max(BUSINESS_NAME_MAX) },
+  plan: {
+    shownIn: 'read',
+    schema: z.enum(PLANS).meta({ description: 'API access (`/api/v1`) needs `business` or `enterprise`' }),
+  },
+  approval_required: {
+    shownIn: 'read',
+    schema: z
+      .boolean()
+      .meta({ description: 'Whether `public` suggestions wait for review before the public page shows them' }),
+  },
+  created_at: { shownIn: 'read', schema: timestamp, instant: true },
+  updated_at: { shownIn: 'read', schema: timestamp, instant: true },
+} satisfies ColumnMap<BusinessRow, 'read'>;

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { ColumnMap } from '../db/columns.js';
+import { timestamp } from '../shared/responses.js';
+import {
+  priority,
+  sentiment,
+  suggestionStatus,
+  uuid,
+  visibility,
+  type Priority,
+  type Sentiment,
+  type SuggestionStatus,
+  type Visibility,
+} from '../shared/schemas.js';
+
+/** The longest content, in characters: what a body may send and what a read may show. */
+export const SUGGESTION_CONTENT_MAX = 2000;
+
+export const REVIEW_STATES = ['not_required', 'pending', 'approved', 'rejected'] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+export interface SuggestionRow {
+  id: string;
+  content: string;
+  status: SuggestionStatus;
+  priority: Priority;
+  sentiment: Sentiment;
+  sentiment_score: number;
+  customer_name: string | null;
+  customer_email: string | null;
+  upvote_count: number;
+  is_anonymous: boolean;
+  visibility: Visibility;
+  review_state: ReviewState;
+  location_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * Every column of a suggestion, in the order its reads show them, and the view that adds each: `list`
+ * (spec 4.2, also exported), `read` (the single-item read, spec 2.1) and `dashboard` (what the
+ * business-scoped family manages). Presenters, response schemas, the select list, the export's
+ * records and the event object all come from here.
+ */
+export const SUGGESTION_COLUMN_MAP = {
+  id: { shownIn: 'list', schema: uuid },
+  content: { shownIn: 'list', schema: z.string().max(SUGGESTION_CONTENT_MAX) },
+  status: { shownIn: 'list', schema: suggestionStatus },
+  priority: { shownIn: 'list', schema: priority },
+  sentiment: { shownIn: 'list', schema: sentiment },
+  sentiment_score: {
+    shownIn: 'list',
+    schema: z.number().min(-1).max(1).meta({ description: 'AFINN-165 average per word / 5, 4 decimals' }),
+  },
+  customer_name: { shownIn: 'list', schema: z.string().nullable() },
+  customer_email: { shownIn: 'list', schema: z.string().nullable() },
+  upvote_count: { shownIn: 'list', schema: z.int().min(0) },
+  is_anonymous: {
+    shownIn: 'read',
+    schema: z.boolean().meta({ description: 'True when neither customer_name nor customer_email was given' }),
+  },
+  visibility: { shownIn: 'dashboard', schema: visibility },
+  review_state: { shownIn: 'dashboard', schema: z.enum(REVIEW_STATES) },
+  location_id: { shownIn: 'dashboard', schema: uuid.nullable() },
+  created_at: { shownIn: 'list', schema: timestamp, instant: true },
+  updated_at: { shownIn: 'list', schema: timestamp, instant: true },
+} satisfies ColumnMap<SuggestionRow, 'list' | 'read' | 'dashboard'>;
