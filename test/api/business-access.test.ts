@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Method } from '../../src/http/route.js';
 import { ROUTES } from '../../src/routes.js';
+import { routesWithoutRow, rowsWithoutRoute } from '../support/role-matrix.js';
 import { useTestApp } from '../support/app.js';
 import { buildApiKey, buildIssue, buildLocation, buildTeam, buildUser, uniqueEmail } from '../support/factories.js';
 
@@ -327,23 +328,15 @@ const tokenOf = (t: Team, who: Credential) =>
     who
   ];
 
-const BUSINESS = '/businesses/:business_id';
-/** Every route the business family declares, by the name its rows carry. */
-const DECLARED = ROUTES.filter((route) => route.guard === 'business').map(
-  (route) => `${route.method.toUpperCase()} ${route.path.slice(BUSINESS.length) || '/'}`,
-);
-/** The declared route a row calls: its name without the parenthesised remark. */
-const routeOf = (row: string) => row.replace(/ \(.*\)$/, '');
 const methodOf = (row: string) => row.split(' ')[0]!.toLowerCase() as Method;
 
 describe('The role matrix', () => {
   it('When a route of the business family is declared, then the matrix has a row for it', () => {
-    const covered = new Set(Object.keys(MATRIX).map(routeOf));
-    expect(DECLARED.filter((route) => !covered.has(route))).toEqual([]);
+    expect(routesWithoutRow(ROUTES, Object.keys(MATRIX))).toEqual([]);
   });
 
   it('When the matrix has a row, then it calls a declared route', () => {
-    expect(Object.keys(MATRIX).filter((row) => !DECLARED.includes(routeOf(row)))).toEqual([]);
+    expect(rowsWithoutRoute(ROUTES, Object.keys(MATRIX))).toEqual([]);
   });
 });
 
