@@ -13,6 +13,7 @@ const EMBEDDED_ONLY = [
   'test/openapi/routes.test.ts',
   'test/openapi/docs.browser.test.ts',
   'test/api/public-page.browser.test.ts',
+  'test/api/dashboard.browser.test.ts',
 ];
 
 export default defineConfig({

@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Express } from 'express';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
+import { capturingLogger, useTestApp } from '../support/app.js';
+import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
+import { SmtpPeer } from '../support/mail.js';
+
+const ctx = useTestApp();
+
+/** Debian's package, as in the public page's test; playwright-core never downloads a browser. */
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+/** Screenshots: to test/artifacts (git-ignored), or to docs/images with UPDATE_SCREENSHOTS=1. */
+const SCREENSHOTS = fileURLToPath(
+  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
+);
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+let server: Server;
+let base = '';
+let browser: Browser;
+let peer: SmtpPeer;
+let limiters: RateLimiters;
+let app: Express;
+const requested: string[] = [];
+
+/**
+ * One server for the file, on a real port, whose mail goes to a real SMTP peer; PUBLIC_BASE_URL is
+ * the server's address and DASHBOARD_URL is left to its default, so the emails' links lead here.
+ */
+beforeAll(async () => {
+  if (!hasChromium) return;
+  const { logger } = capturingLogger();
+  peer = await SmtpPeer.start();
+  limiters = createRateLimiters({ limit: 100_000, failedAuthLimit: 100_000, logger });
+  server = createServer((req, res) => app(req, res));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = createApp({
+    db: ctx.db,
+    logger,
+    rateLimiters: limiters,
+    config: { PUBLIC_BASE_URL: base, SMTP_URL: peer.url, MAIL_FROM: 'Feedback <no-reply@feedback.test>' },
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  if (!hasChromium) return;
+  await browser.close();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await limiters.close();
+  await peer.close();
+});
+
+/** A browser; axe is injected past the page's CSP (bypassCSP), which the pages themselves never need. */
+async function open(javaScriptEnabled: boolean, viewport = PHONE): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, javaScriptEnabled, bypassCSP: true });
+  context.on('request', (request) => requested.push(request.url()));
+  return context;
+}
+
+/** axe-core on the page as it stands, on a phone and on a desktop: no violation at all. */
+async function expectAccessible(page: Page, state: string) {
+  const viewport = page.viewportSize();
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        globalThis as unknown as {
+          axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> };
+        }
+      ).axe;
+      return (await axe.run()).violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        targets: v.nodes.map((n) => n.target),
+      }));
+    });
+    expect(violations, `${state} at ${size.width}x${size.height}`).toEqual([]);
+  }
+  if (viewport) await page.setViewportSize(viewport);
+}
+
+const title = (text: string) => (hasChromium ? text : `${text} (skipped: no Chromium at ${CHROMIUM})`);
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState();
+}
+
+describe.each([
+  ['on', true],
+  ['off', false],
+])('the dashboard in a browser, JavaScript %s', (_label, javaScript) => {
+  const shoot = (page: Page, name: string) =>
+    javaScript ? page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true }) : Promise.resolve();
+  /** axe runs as a script: with JavaScript off the same pages were checked in the run with it on. */
+  const check = (page: Page, state: string) => (javaScript ? expectAccessible(page, state) : Promise.resolve());
+
+  it.skipIf(!hasChromium)(
+    title('When an owner opens a page signed out, signs in, and signs out, then each step works and passes axe'),
+    async () => {
+      const { business, email } = await buildOwnerWithPassword(ctx.db);
+      const context = await open(javaScript);
+      const page = await context.newPage();
+      await page.goto(`${base}/app/b/${business.id}`);
+      expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+      await check(page, 'sign-in');
+
+      await signIn(page, email, 'not my password at all');
+      await expect(page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
+      await check(page, 'sign-in refused');
+
+      await signIn(page, email, PASSWORD);
+      expect(new URL(page.url()).pathname).toBe(`/app/b/${business.id}`);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(business.name);
+      await check(page, 'home');
+      await shoot(page, 'dashboard-home');
+
+      const [cookie] = (await context.cookies()).filter((c) => c.name === 'fb_session');
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/app' });
+      if (javaScript)
+        await expect(
+          page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie),
+        ).resolves.not.toContain('fb_session');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(/\/app\/sign-in\?signed_out=1$/);
+      await expect(page.getByRole('status').textContent()).resolves.toContain('You are signed out.');
+      await page.goto(`${base}/app/b/${business.id}`);
+      expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+      await context.close();
+      expect(requested.filter((address) => !address.startsWith(base))).toEqual([]);
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,312 @@
+import supertest from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { createRateLimiters } from '../../src/http/rate-limit.js';
+import { capturingLogger, useTestApp } from '../support/app.js';
+import {
+  buildOwnerWithPassword,
+  cookieValue,
+  formTokenIn,
+  PASSWORD,
+  setCookie,
+  signInThroughPage,
+} from '../support/dashboard.js';
+import { buildTeam, buildTenant, buildUser } from '../support/factories.js';
+
+const ctx = useTestApp();
+
+/** The service's own origin as the app is configured (PUBLIC_BASE_URL's default): what its pages post from. */
+const ORIGIN = 'http://localhost:3000';
+
+const browser = () => supertest.agent(ctx.app);
+/** A browser holding a session cookie. */
+const withSession = (token: string) => supertest.agent(ctx.app).set('Cookie', `fb_session=${token}`);
+
+/** What every page of the dashboard must be: HTML, never JSON, never a stack. */
+function expectPage(res: supertest.Response, status: number) {
+  expect(res.status, res.text.slice(0, 500)).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^text\/html/);
+  expect(res.text).not.toMatch(/at .+\.(ts|js):\d+/);
+}
+
+describe('signing in and out', () => {
+  it('When a browser without a session opens a business page, then it signs in and lands on that page', async () => {
+    const { business, email } = await buildOwnerWithPassword(ctx.db);
+    const agent = browser();
+    const page = `/app/b/${business.id}/`;
+    const away = await agent.get(page);
+    expect(away.status).toBe(303);
+    expect(away.headers.location).toBe(`/app/sign-in?next=${encodeURIComponent(page)}`);
+
+    const form = await agent.get(away.headers.location as string);
+    expectPage(form, 200);
+    expect(form.text).toMatch(/<label for="email">Email<\/label>/);
+    expect(form.text).toMatch(/<label for="password">Password<\/label>/);
+    expect(form.text).toMatch(/<button type="submit">Sign in<\/button>/);
+
+    const signedIn = await signInThroughPage(agent, ORIGIN, email, PASSWORD, page);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.location).toBe(page);
+    const cookie = setCookie(signedIn, 'fb_session')!;
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect(cookie).toMatch(/; Path=\/app/);
+    expect(cookie).not.toMatch(/; Secure/);
+
+    const home = await agent.get(page);
+    expectPage(home, 200);
+    expect(home.text).toContain(business.name);
+    expect(home.headers['cache-control']).toBe('no-store');
+  });
+
+  it('When the service is behind https, then the session cookie is Secure', async () => {
+    const { logger } = capturingLogger();
+    const rateLimiters = createRateLimiters({ limit: 1000, failedAuthLimit: 1000, logger });
+    const app = createApp({ db: ctx.db, logger, rateLimiters, config: { TRUST_PROXY: 'loopback' } });
+    const { email } = await buildOwnerWithPassword(ctx.db);
+    const agent = supertest.agent(app);
+    const form = await agent.get('/app/sign-in').set('X-Forwarded-Proto', 'https');
+    expect(setCookie(form, 'fb_form')).toMatch(/; Secure/);
+    const signedIn = await agent
+      .post('/app/sign-in')
+      .set('X-Forwarded-Proto', 'https')
+      .set('Cookie', `fb_form=${cookieValue(setCookie(form, 'fb_form'))}`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(form.text), email, password: PASSWORD });
+    expect(signedIn.status).toBe(303);
+    expect(setCookie(signedIn, 'fb_session')).toMatch(/; HttpOnly; Secure; SameSite=Lax/);
+    await rateLimiters.close();
+  });
+
+  it('When a browser signs out, then its session ends on the server: the cookie and the same Bearer token sign nothing in', async () => {
+    const { business, email } = await buildOwnerWithPassword(ctx.db);
+    const agent = browser();
+    const signedIn = await signInThroughPage(agent, ORIGIN, email, PASSWORD);
+    const token = cookieValue(setCookie(signedIn, 'fb_session'));
+    expect((await ctx.request().get('/auth/me').set('Authorization', `Bearer ${token}`)).status).toBe(200);
+
+    const home = await agent.get(`/app/b/${business.id}`);
+    const out = await agent
+      .post('/app/sign-out')
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(home.text) });
+    expect(out.status).toBe(303);
+    expect(out.headers.location).toBe('/app/sign-in?signed_out=1');
+    expect(setCookie(out, 'fb_session')).toMatch(/Expires=Thu, 01 Jan 1970/);
+
+    const replayed = await withSession(token).get(`/app/b/${business.id}`);
+    expect(replayed.status).toBe(303);
+    expect(replayed.headers.location).toMatch(/^\/app\/sign-in\?next=/);
+    expect((await ctx.request().get('/auth/me').set('Authorization', `Bearer ${token}`)).status).toBe(401);
+  });
+
+  it('When a session is revoked through the JSON API, then its cookie signs nothing in', async () => {
+    const team = await buildTeam(ctx.db);
+    expect((await withSession(team.ownerToken).get(`/app/b/${team.business.id}`)).status).toBe(200);
+    const logout = await ctx.request().post('/auth/logout').set('Authorization', `Bearer ${team.ownerToken}`);
+    expect(logout.status).toBe(204);
+    const after = await withSession(team.ownerToken).get(`/app/b/${team.business.id}`);
+    expect(after.status).toBe(303);
+    expect(after.headers.location).toMatch(/^\/app\/sign-in/);
+  });
+
+  it('When the password is wrong, then the form comes back with the field marked, and the email is kept', async () => {
+    const { email } = await buildOwnerWithPassword(ctx.db);
+    const agent = browser();
+    const res = await signInThroughPage(agent, ORIGIN, email, 'not the password at all');
+    expectPage(res, 401);
+    expect(res.text).toMatch(/id="password"[^>]*aria-invalid="true"/);
+    expect(res.text).toContain('The email or the password is not right.');
+    expect(res.text).toContain(`value="${email}"`);
+    expect(setCookie(res, 'fb_session')).toBeUndefined();
+  });
+
+  it('When the email is malformed, then the form comes back with the email marked (a 400 page, not JSON)', async () => {
+    const res = await signInThroughPage(browser(), ORIGIN, 'not an email', 'whatever');
+    expectPage(res, 400);
+    expect(res.text).toMatch(/id="email"[^>]*aria-invalid="true"/);
+    expect(res.text).toContain('Email does not look right.');
+  });
+
+  it('When next names another site, then signing in lands on the dashboard instead', async () => {
+    const { email } = await buildOwnerWithPassword(ctx.db);
+    for (const next of ['//evil.example/app', 'https://evil.example/app', '/\\evil.example', '/docs']) {
+      const res = await signInThroughPage(browser(), ORIGIN, email, PASSWORD, next);
+      expect(res.headers.location, next).toBe('/app');
+    }
+  });
+
+  it('When failed sign-ins on the page and on /auth/login come from one address, then they spend one budget', async () => {
+    const { logger } = capturingLogger();
+    const rateLimiters = createRateLimiters({ limit: 1000, failedAuthLimit: 2, logger });
+    const app = createApp({ db: ctx.db, logger, rateLimiters });
+    const { email } = await buildOwnerWithPassword(ctx.db);
+    const json = await supertest(app).post('/auth/login').send({ email, password: 'wrong wrong wrong' });
+    expect(json.status).toBe(401);
+    const agent = supertest.agent(app);
+    expectPage(await signInThroughPage(agent, ORIGIN, email, 'wrong wrong wrong'), 401);
+    const third = await signInThroughPage(agent, ORIGIN, email, PASSWORD);
+    expectPage(third, 429);
+    expect(third.headers['retry-after']).toMatch(/^\d+$/);
+    expect(setCookie(third, 'fb_session')).toBeUndefined();
+    await rateLimiters.close();
+  });
+
+  it('When an email failed on /auth/login, then the page slows its next sign-in down like the JSON route', async () => {
+    const { logger } = capturingLogger();
+    const rateLimiters = createRateLimiters({ limit: 1000, failedAuthLimit: 1000, logger });
+    const loginThrottle = { freeFailures: 0, baseDelayMs: 600, maxDelayMs: 600, windowMs: 60_000, maxTracked: 100 };
+    const app = createApp({ db: ctx.db, logger, rateLimiters, loginThrottle });
+    const { email } = await buildOwnerWithPassword(ctx.db);
+    expect((await supertest(app).post('/auth/login').send({ email, password: 'wrong wrong wrong' })).status).toBe(401);
+    const agent = supertest.agent(app);
+    const form = await agent.get('/app/sign-in');
+    const started = Date.now();
+    const res = await agent
+      .post('/app/sign-in')
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(form.text), email, password: PASSWORD });
+    expect(res.status).toBe(303);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    await rateLimiters.close();
+  });
+});
+
+describe('forms are refused from anywhere but the dashboard', () => {
+  it('When a form is posted without its token, with another token, from another origin or from nowhere, then it is refused with a 403 page', async () => {
+    const team = await buildTeam(ctx.db);
+    const agent = withSession(team.ownerToken);
+    const home = await agent.get(`/app/b/${team.business.id}`);
+    const token = formTokenIn(home.text);
+    const other = formTokenIn((await withSession(team.admin.token).get(`/app/b/${team.business.id}`)).text);
+    const attempts = [
+      agent.post('/app/sign-out').set('Origin', ORIGIN).type('form').send({}),
+      agent.post('/app/sign-out').set('Origin', ORIGIN).type('form').send({ _csrf: other }),
+      agent.post('/app/sign-out').set('Origin', 'https://evil.example').type('form').send({ _csrf: token }),
+      agent.post('/app/sign-out').set('Referer', 'https://evil.example/page').type('form').send({ _csrf: token }),
+      agent.post('/app/sign-out').type('form').send({ _csrf: token }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expectPage(res, 403);
+      expect(res.text).toContain('can only be sent from the dashboard itself');
+    }
+    // Nothing happened: the session still signs in.
+    expect((await agent.get(`/app/b/${team.business.id}`)).status).toBe(200);
+  });
+
+  it('When the sign-in form is posted without the form cookie or from another origin, then it is refused (no login CSRF)', async () => {
+    const { email } = await buildOwnerWithPassword(ctx.db);
+    const form = await browser().get('/app/sign-in');
+    const token = formTokenIn(form.text);
+    const noCookie = await supertest(ctx.app)
+      .post('/app/sign-in')
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: token, email, password: PASSWORD });
+    expectPage(noCookie, 403);
+    const cookie = `fb_form=${cookieValue(setCookie(form, 'fb_form'))}`;
+    const crossSite = await supertest(ctx.app)
+      .post('/app/sign-in')
+      .set('Cookie', cookie)
+      .set('Origin', 'https://evil.example')
+      .type('form')
+      .send({ _csrf: token, email, password: PASSWORD });
+    expectPage(crossSite, 403);
+    expect(setCookie(crossSite, 'fb_session')).toBeUndefined();
+    const sameSite = await supertest(ctx.app)
+      .post('/app/sign-in')
+      .set('Cookie', cookie)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: token, email, password: PASSWORD });
+    expect(sameSite.status).toBe(303);
+  });
+});
+
+describe('who reaches which page', () => {
+  it("When a member opens another business's pages, then they are refused with a 403 page", async () => {
+    const mine = await buildTeam(ctx.db);
+    const theirs = await buildTenant(ctx.db);
+    const res = await withSession(mine.member.token).get(`/app/b/${theirs.business.id}`);
+    expectPage(res, 403);
+    expect(res.text).toContain('You are not a member of this business');
+    expect(res.text).not.toContain(theirs.business.name);
+    expectPage(await withSession(mine.member.token).get('/app/b/not-a-uuid'), 403);
+  });
+
+  it('When a user belongs to several businesses, then the start page lets them choose, and with one it opens it', async () => {
+    const first = await buildTeam(ctx.db);
+    const second = await buildTenant(ctx.db);
+    const single = await withSession(first.member.token).get('/app');
+    expect(single.status).toBe(303);
+    expect(single.headers.location).toBe(`/app/b/${first.business.id}`);
+
+    await ctx.db.pool.query(`INSERT INTO memberships (business_id, user_id, role) VALUES ($1, $2, 'member')`, [
+      second.business.id,
+      first.member.id,
+    ]);
+    const choice = await withSession(first.member.token).get('/app');
+    expectPage(choice, 200);
+    expect(choice.text).toContain(`href="/app/b/${first.business.id}"`);
+    expect(choice.text).toContain(`href="/app/b/${second.business.id}"`);
+    const home = await withSession(first.member.token).get(`/app/b/${second.business.id}`);
+    expect(home.text).toContain('Switch business');
+  });
+
+  it('When a user belongs to no business, then the start page says how to join one', async () => {
+    const lone = await buildUser(ctx.db);
+    await ctx.db.pool.query('DELETE FROM memberships WHERE user_id = $1', [lone.id]);
+    const res = await withSession(lone.token).get('/app');
+    expectPage(res, 200);
+    expect(res.text).toContain('does not belong to any business yet');
+  });
+});
+
+describe('the pages themselves', () => {
+  it('When a page is served, then its policy allows no inline script, nothing from elsewhere, and no framing', async () => {
+    const team = await buildTeam(ctx.db);
+    const res = await withSession(team.ownerToken).get(`/app/b/${team.business.id}`);
+    const policy = res.headers['content-security-policy'] as string;
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("script-src-attr 'none'");
+    expect(policy).toContain("style-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("form-action 'self'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('no-store');
+    // Every script is a file of the service's, under a name that changes with its content.
+    const scripts = [...res.text.matchAll(/<script([^>]*)>/g)].map((match) => match[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const attributes of scripts) expect(attributes).toMatch(/src="\/app\/assets\/dashboard\.[0-9a-f]{12}\.js"/);
+    expect(res.text).not.toMatch(/\sstyle=|\son[a-z]+=/);
+    const css = /href="(\/app\/assets\/dashboard\.[0-9a-f]{12}\.css)"/.exec(res.text)![1]!;
+    const asset = await browser().get(css);
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('When a dashboard address does not exist, then the answer is a 404 page', async () => {
+    const res = await browser().get('/app/nothing-here');
+    expectPage(res, 404);
+    expect(res.text).toContain('There is no dashboard page here');
+  });
+
+  it('When a business home is opened, then it shows the counts of the analytics overview', async () => {
+    const team = await buildTeam(ctx.db);
+    await ctx
+      .request()
+      .post('/api/v1/suggestions')
+      .set('X-API-Key', team.write)
+      .send({ content: 'More shade on the terrace' })
+      .expect(201);
+    const res = await withSession(team.member.token).get(`/app/b/${team.business.id}`);
+    expectPage(res, 200);
+    expect(res.text).toMatch(/Suggestions <span class="total">1<\/span>/);
+    expect(res.text).toMatch(/<dt>Pending<\/dt><dd>1<\/dd>/);
+  });
+});
