@@ -4,6 +4,7 @@ import { serviceUnavailable } from '../errors/http-error.js';
 import type { Services } from '../http/route.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
+import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
@@ -66,6 +67,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(signInPages(services, holdWhileInFlight));
   router.use(invitePages(services, holdWhileInFlight));
   router.use(homePages(services));
+  router.use(integrationPages(services));
   router.use(dashboardNotFound);
   router.use(dashboardErrors);
   return router;

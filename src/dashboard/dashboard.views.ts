@@ -60,3 +60,10 @@ export function sendView(res: Response, status: number, view: string, data: Fram
   const html = eta.render(view, { errors: {}, values: {}, ...data, assets, base: BASE_PATH });
   res.status(status).type('html').send(html);
 }
+
+/** A moment as people read it, to the minute, in UTC (a key's last use is only known to the minute). */
+export function when(date: Date | null): string | null {
+  if (!date) return null;
+  const iso = date.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}

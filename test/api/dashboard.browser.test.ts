@@ -155,4 +155,56 @@ describe.each([
     },
     60_000,
   );
+
+  it.skipIf(!hasChromium)(
+    title('When an owner creates an API key in the page, then it lists suggestions, and is refused once revoked there'),
+    async () => {
+      const { business, email } = await buildOwnerWithPassword(ctx.db);
+      const context = await open(javaScript, DESKTOP);
+      if (javaScript) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      const page = await context.newPage();
+      await page.goto(`${base}/app/sign-in`);
+      await signIn(page, email, PASSWORD);
+      await page.getByRole('link', { name: 'Integrations' }).click();
+      await page.waitForURL(/\/integrations$/);
+      await check(page, 'integrations');
+
+      await page.getByLabel('Name').fill('Till sync');
+      await page.getByLabel('Read: list and read').check();
+      await page.getByRole('button', { name: 'Create the key' }).click();
+      await page.waitForLoadState();
+      const key = await page.getByLabel('The key (read access)').inputValue();
+      expect(key).toMatch(/^fbk_/);
+      await expect(page.getByText('it is shown only once').count()).resolves.toBe(1);
+      if (javaScript) {
+        await page.getByRole('button', { name: 'Copy the key' }).click();
+        await expect.poll(() => page.locator('#new-key-copied').textContent()).toBe('Copied.');
+        await expect(
+          page.evaluate(() =>
+            (
+              globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+            ).navigator.clipboard.readText(),
+          ),
+        ).resolves.toBe(key);
+      } else {
+        await expect(page.getByRole('button', { name: 'Copy the key' }).isVisible()).resolves.toBe(false);
+      }
+      await check(page, 'key created');
+      await shoot(page, 'dashboard-api-key');
+
+      const suggestions = () => fetch(`${base}/api/v1/suggestions`, { headers: { 'X-API-Key': key } });
+      expect((await suggestions()).status).toBe(200);
+
+      await page.goto(`${base}/app/b/${business.id}/integrations`);
+      await expect(page.locator('body').textContent()).resolves.not.toContain(key);
+      await page.getByRole('link', { name: 'Revoke Till sync' }).click();
+      await check(page, 'revoke confirmation');
+      await page.getByRole('button', { name: 'Revoke the key' }).click();
+      await page.waitForURL(/revoked=/);
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('is revoked');
+      expect((await suggestions()).status).toBe(401);
+      await context.close();
+    },
+    60_000,
+  );
 });

@@ -310,3 +310,103 @@ describe('the pages themselves', () => {
     expect(res.text).toMatch(/<dt>Pending<\/dt><dd>1<\/dd>/);
   });
 });
+
+describe('Settings > Integrations > API keys', () => {
+  const integrations = (businessId: string) => `/app/b/${businessId}/integrations`;
+
+  it('When an admin creates a key in the page, then it is shown in full once, works on the API, and is refused right after its revocation', async () => {
+    const team = await buildTeam(ctx.db);
+    const agent = withSession(team.admin.token);
+    const page = await agent.get(integrations(team.business.id));
+    expectPage(page, 200);
+    const created = await agent
+      .post(`${integrations(team.business.id)}/api-keys`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(page.text), name: 'Till sync', scope: 'read' });
+    expectPage(created, 201);
+    const key = /id="new-key"[^>]*value="(fbk_[^"]+)"/.exec(created.text)![1]!;
+    expect(created.text).toContain('it is shown only once');
+    expect(created.headers['cache-control']).toBe('no-store');
+
+    const listed = await agent.get(integrations(team.business.id));
+    expect(listed.text).toContain('Till sync');
+    expect(listed.text).toContain(`<code>${key.slice(0, 12)}`);
+    expect(listed.text).not.toContain(key);
+    expect(listed.text).toContain(team.admin.email);
+
+    expect((await ctx.request().get('/api/v1/suggestions').set('X-API-Key', key)).status).toBe(200);
+
+    const id = (
+      await ctx.db.pool.query<{ id: string }>(`SELECT id FROM api_keys WHERE business_id = $1 AND name = 'Till sync'`, [
+        team.business.id,
+      ])
+    ).rows[0]!.id;
+    const confirm = await agent.get(`${integrations(team.business.id)}/api-keys/${id}/revoke`);
+    expectPage(confirm, 200);
+    expect(confirm.text).toContain('Revoke the API key “Till sync”?');
+    const revoked = await agent
+      .post(`${integrations(team.business.id)}/api-keys/${id}/revoke`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(confirm.text) });
+    expect(revoked.status).toBe(303);
+    expect((await ctx.request().get('/api/v1/suggestions').set('X-API-Key', key)).status).toBe(401);
+    const after = await agent.get(revoked.headers.location as string);
+    expect(after.text).toContain('The key “Till sync” is revoked');
+  });
+
+  it('When a member opens Integrations or posts a key, then both are refused with a 403 page and no key is made', async () => {
+    const team = await buildTeam(ctx.db);
+    const agent = withSession(team.member.token);
+    const home = await agent.get(`/app/b/${team.business.id}`);
+    expect(home.text).not.toContain('/integrations');
+    expectPage(await agent.get(integrations(team.business.id)), 403);
+    const posted = await agent
+      .post(`${integrations(team.business.id)}/api-keys`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(home.text), name: 'Sneaky', scope: 'write' });
+    expectPage(posted, 403);
+    expect(posted.text).toContain('needs the owner or admin role');
+    const { rows } = await ctx.db.pool.query(`SELECT 1 FROM api_keys WHERE business_id = $1 AND name = 'Sneaky'`, [
+      team.business.id,
+    ]);
+    expect(rows).toEqual([]);
+  });
+
+  it("When an admin opens another business's Integrations, then it is refused", async () => {
+    const team = await buildTeam(ctx.db);
+    const other = await buildTenant(ctx.db);
+    expectPage(await withSession(team.admin.token).get(integrations(other.business.id)), 403);
+  });
+
+  it('When a key is posted without the form token, then it is refused and no key is made', async () => {
+    const team = await buildTeam(ctx.db);
+    const res = await withSession(team.ownerToken)
+      .post(`${integrations(team.business.id)}/api-keys`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ name: 'Forged', scope: 'write' });
+    expectPage(res, 403);
+    const { rows } = await ctx.db.pool.query(`SELECT 1 FROM api_keys WHERE business_id = $1 AND name = 'Forged'`, [
+      team.business.id,
+    ]);
+    expect(rows).toEqual([]);
+  });
+
+  it('When the name is empty or the access unknown, then the form comes back with that field marked', async () => {
+    const team = await buildTeam(ctx.db);
+    const agent = withSession(team.ownerToken);
+    const page = await agent.get(integrations(team.business.id));
+    const res = await agent
+      .post(`${integrations(team.business.id)}/api-keys`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(page.text), name: '  ', scope: 'admin' });
+    expectPage(res, 400);
+    expect(res.text).toMatch(/id="name"[^>]*aria-invalid="true"/);
+    expect(res.text).toContain('The name must not be empty');
+    expect(res.text).toContain('id="scope-error"');
+  });
+});
