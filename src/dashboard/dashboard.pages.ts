@@ -6,6 +6,7 @@ import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
 import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
+import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
 
@@ -67,6 +68,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(signInPages(services, holdWhileInFlight));
   router.use(invitePages(services, holdWhileInFlight));
   router.use(homePages(services));
+  router.use(settingsPages(services));
   router.use(integrationPages(services));
   router.use(dashboardNotFound);
   router.use(dashboardErrors);

@@ -102,6 +102,17 @@ async function expectAccessible(page: Page, state: string) {
 
 const title = (text: string) => (hasChromium ? text : `${text} (skipped: no Chromium at ${CHROMIUM})`);
 
+/** A new business, its owner signed in, on its home page. */
+async function ownerSignedIn(javaScript: boolean, viewport = PHONE) {
+  const owner = await buildOwnerWithPassword(ctx.db);
+  const context = await open(javaScript, viewport);
+  const page = await context.newPage();
+  await page.goto(`${base}/app/sign-in`);
+  await signIn(page, owner.email, PASSWORD);
+  expect(new URL(page.url()).pathname).toBe(`/app/b/${owner.business.id}`);
+  return { ...owner, context, page };
+}
+
 async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -203,6 +214,53 @@ describe.each([
       await page.waitForURL(/revoked=/);
       await expect(page.getByRole('status').first().textContent()).resolves.toContain('is revoked');
       expect((await suggestions()).status).toBe(401);
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title(
+      'When an owner changes the settings and the locations in the page, then each change holds, as the API rules say',
+    ),
+    async () => {
+      const { business, context, page } = await ownerSignedIn(javaScript);
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.waitForURL(/\/settings$/);
+      await check(page, 'settings');
+
+      await page.getByLabel('Name', { exact: true }).fill('Café Lune');
+      await page.getByLabel('Approval required').check();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.waitForURL(/saved=business/);
+      await expect(page.getByRole('status').textContent()).resolves.toContain('The settings are saved.');
+      await expect(page.getByLabel('Approval required').isChecked()).resolves.toBe(true);
+      await expect(page.locator('.business-name').textContent()).resolves.toContain('Café Lune');
+
+      await page.getByLabel('New location').fill('Terrace');
+      await page.getByRole('button', { name: 'Add', exact: true }).click();
+      await page.waitForURL(/saved=location/);
+      await page.getByLabel('New location').fill('terrace');
+      await page.getByRole('button', { name: 'Add', exact: true }).click();
+      await page.waitForLoadState();
+      await expect(page.getByLabel('New location').getAttribute('aria-invalid')).resolves.toBe('true');
+      await check(page, 'settings, a name taken');
+      await shoot(page, 'dashboard-settings');
+
+      await page.getByLabel('Location name').fill('Garden');
+      await page.getByRole('button', { name: 'Rename Terrace' }).click();
+      await page.waitForURL(/saved=renamed/);
+      await expect(page.getByLabel('Location name').inputValue()).resolves.toBe('Garden');
+
+      await page.getByRole('link', { name: 'Delete Garden' }).click();
+      await check(page, 'delete a location');
+      await page.getByRole('button', { name: 'Delete the location' }).click();
+      await page.waitForURL(/saved=deleted/);
+      await expect(page.locator('main').textContent()).resolves.toContain('No locations yet.');
+      const { rows } = await ctx.db.pool.query('SELECT name, approval_required FROM businesses WHERE id = $1', [
+        business.id,
+      ]);
+      expect(rows[0]).toEqual({ name: 'Café Lune', approval_required: true });
       await context.close();
     },
     60_000,

@@ -410,3 +410,137 @@ describe('Settings > Integrations > API keys', () => {
     expect(res.text).toContain('id="scope-error"');
   });
 });
+
+describe('Settings: the business and its locations', () => {
+  const settings = (businessId: string) => `/app/b/${businessId}/settings`;
+
+  /** Posts a form of the settings page, with the page's token. */
+  async function post(agent: supertest.Agent, businessId: string, action: string, fields: Record<string, string>) {
+    const page = await agent.get(settings(businessId));
+    return agent
+      .post(action)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(page.text), ...fields });
+  }
+
+  it('When an admin renames the business and turns Approval required on, then the API reads the same', async () => {
+    const team = await buildTeam(ctx.db);
+    const agent = withSession(team.admin.token);
+    const res = await post(agent, team.business.id, settings(team.business.id), {
+      name: 'Café Lune',
+      approval_required: 'true',
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe(`${settings(team.business.id)}?saved=business`);
+    const business = await ctx
+      .request()
+      .get(`/businesses/${team.business.id}`)
+      .set('Authorization', `Bearer ${team.ownerToken}`);
+    expect(business.body).toMatchObject({ name: 'Café Lune', approval_required: true });
+    const page = await agent.get(res.headers.location as string);
+    expect(page.text).toContain('The settings are saved.');
+    expect(page.text).toMatch(/id="approval_required"[^>]*checked/);
+
+    const off = await post(agent, team.business.id, settings(team.business.id), { name: 'Café Lune' });
+    expect(off.status).toBe(303);
+    const after = await ctx
+      .request()
+      .get(`/businesses/${team.business.id}`)
+      .set('Authorization', `Bearer ${team.ownerToken}`);
+    expect(after.body.approval_required).toBe(false);
+  });
+
+  it('When the name is empty or on two lines, then the form comes back with the name marked and nothing changes', async () => {
+    const team = await buildTeam(ctx.db);
+    for (const name of ['   ', 'Café\nLune']) {
+      const res = await post(withSession(team.ownerToken), team.business.id, settings(team.business.id), { name });
+      expectPage(res, 400);
+      expect(res.text).toMatch(/id="business-name"[^>]*aria-invalid="true"/);
+    }
+    const business = await ctx
+      .request()
+      .get(`/businesses/${team.business.id}`)
+      .set('Authorization', `Bearer ${team.ownerToken}`);
+    expect(business.body.name).toBe(team.business.name);
+  });
+
+  it('When a member opens Settings, then they see it without forms, and their posts are refused', async () => {
+    const team = await buildTeam(ctx.db);
+    const agent = withSession(team.member.token);
+    const page = await agent.get(settings(team.business.id));
+    expectPage(page, 200);
+    expect(page.text).not.toContain(`action="${settings(team.business.id)}"`);
+    expect(page.text).toContain('Only owners and admins change these.');
+    const renamed = await post(agent, team.business.id, settings(team.business.id), { name: 'Mine now' });
+    expectPage(renamed, 403);
+    const located = await post(agent, team.business.id, `${settings(team.business.id)}/locations`, { name: 'Roof' });
+    expectPage(located, 403);
+  });
+
+  it('When locations are added, renamed and deleted in the page, then the API rules hold: unique names, and a used one only detached', async () => {
+    const team = await buildTeam(ctx.db);
+    const agent = withSession(team.ownerToken);
+    const base = settings(team.business.id);
+    expect((await post(agent, team.business.id, `${base}/locations`, { name: 'Terrace' })).status).toBe(303);
+    expect((await post(agent, team.business.id, `${base}/locations`, { name: 'Bar' })).status).toBe(303);
+
+    const taken = await post(agent, team.business.id, `${base}/locations`, { name: 'terrace' });
+    expectPage(taken, 409);
+    expect(taken.text).toMatch(/id="new-location"[^>]*aria-invalid="true"/);
+    expect(taken.text).toContain('A location named &quot;terrace&quot; already exists');
+
+    const { rows } = await ctx.db.pool.query<{ id: string; name: string }>(
+      'SELECT id, name FROM locations WHERE business_id = $1 ORDER BY name',
+      [team.business.id],
+    );
+    const [bar, terrace] = rows as unknown as [{ id: string }, { id: string }];
+    const clash = await post(agent, team.business.id, `${base}/locations/${bar.id}`, { name: 'TERRACE' });
+    expectPage(clash, 409);
+    expect(clash.text).toMatch(new RegExp(`id="location-${bar.id}"[^>]*aria-invalid="true"`));
+    expect((await post(agent, team.business.id, `${base}/locations/${bar.id}`, { name: 'Cocktail bar' })).status).toBe(
+      303,
+    );
+
+    await ctx
+      .request()
+      .post(`/businesses/${team.business.id}/qr-codes`)
+      .set('Authorization', `Bearer ${team.ownerToken}`)
+      .send({ label: 'Table 1', location_id: terrace.id })
+      .expect(201);
+    const confirm = await agent.get(`${base}/locations/${terrace.id}/delete`);
+    expectPage(confirm, 200);
+    const refused = await agent
+      .post(`${base}/locations/${terrace.id}/delete`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(confirm.text) });
+    expectPage(refused, 409);
+    expect(refused.text).toContain('is still named by 1 QR code');
+    const forced = await agent
+      .post(`${base}/locations/${terrace.id}/delete`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(refused.text), force: 'true' });
+    expect(forced.status).toBe(303);
+    const left = await ctx
+      .request()
+      .get(`/businesses/${team.business.id}/locations?sort=name`)
+      .set('Authorization', `Bearer ${team.ownerToken}`);
+    expect(left.body.data.map((l: { name: string }) => l.name)).toEqual(['Cocktail bar']);
+  });
+
+  it("When an owner posts to another business's settings, then it is refused and nothing changes", async () => {
+    const team = await buildTeam(ctx.db);
+    const other = await buildTenant(ctx.db);
+    const mine = await withSession(team.ownerToken).get(settings(team.business.id));
+    const res = await withSession(team.ownerToken)
+      .post(settings(other.business.id))
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(mine.text), name: 'Taken over' });
+    expectPage(res, 403);
+    const { rows } = await ctx.db.pool.query('SELECT name FROM businesses WHERE id = $1', [other.business.id]);
+    expect(rows[0].name).toBe(other.business.name);
+  });
+});
