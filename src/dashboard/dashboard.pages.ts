@@ -8,6 +8,7 @@ import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
+import { teamPages } from './dashboard.team.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
 
 /** Only this origin, no inline script or style, forms that post here only, never framed. */
@@ -70,6 +71,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(homePages(services));
   router.use(settingsPages(services));
   router.use(integrationPages(services));
+  router.use(teamPages(services));
   router.use(dashboardNotFound);
   router.use(dashboardErrors);
   return router;

@@ -11,7 +11,8 @@ import { createApp } from '../../src/app.js';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
-import { SmtpPeer } from '../support/mail.js';
+import { SmtpPeer, type ReceivedMail } from '../support/mail.js';
+import { uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -101,6 +102,26 @@ async function expectAccessible(page: Page, state: string) {
 }
 
 const title = (text: string) => (hasChromium ? text : `${text} (skipped: no Chromium at ${CHROMIUM})`);
+
+/** The dashboard link a message carries: it must lead to this server, with the token in its fragment. */
+function linkIn(message: ReceivedMail, page: 'accept-invite' | 'reset-password'): string {
+  const match = new RegExp(`^(http\\S+/app/${page}#token=\\S+)$`, 'm').exec(message.text);
+  if (!match) throw new Error(`no ${page} link in:\n${message.text}`);
+  expect(match[1]!.startsWith(`${base}/app/${page}#token=`)).toBe(true);
+  return match[1]!;
+}
+
+/** Opens an emailed link; without JavaScript, the token is pasted from the message, as its text says. */
+async function openLink(page: Page, link: string, javaScript: boolean) {
+  await page.goto(link);
+  const field = page.locator('[data-fragment-token]');
+  if (javaScript) {
+    await expect.poll(() => field.isHidden()).toBe(true);
+    expect(new URL(page.url()).hash).toBe('');
+  } else {
+    await page.getByLabel(/token/).fill(decodeURIComponent(link.split('#token=')[1]!));
+  }
+}
 
 /** A new business, its owner signed in, on its home page. */
 async function ownerSignedIn(javaScript: boolean, viewport = PHONE) {
@@ -261,6 +282,138 @@ describe.each([
         business.id,
       ]);
       expect(rows[0]).toEqual({ name: 'Café Lune', approval_required: true });
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title(
+      'When an owner invites by email, then the link makes a new account a member; roles change and the member leaves',
+    ),
+    async () => {
+      const { business, context, page } = await ownerSignedIn(javaScript);
+      await page.getByRole('link', { name: 'Team' }).click();
+      await page.waitForURL(/\/team$/);
+      await check(page, 'team');
+
+      const email = uniqueEmail('lea');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Role', { exact: true }).selectOption('admin');
+      await page.getByRole('button', { name: 'Send the invite' }).click();
+      await page.waitForURL(/saved=invited/);
+      const other = uniqueEmail('typo');
+      await page.getByLabel('Email').fill(other);
+      await page.getByRole('button', { name: 'Send the invite' }).click();
+      await page.waitForURL(/saved=invited/);
+      await page.getByRole('button', { name: `Cancel the invite of ${other}` }).click();
+      await page.waitForURL(/saved=cancelled/);
+      await expect(page.locator('main').textContent()).resolves.not.toContain(other);
+      await expect
+        .poll(async () => (await page.reload(), await page.locator('main').textContent()))
+        .toContain('Email: sent');
+      await check(page, 'team with an invite');
+      await shoot(page, 'dashboard-team');
+
+      const link = linkIn(await peer.waitFor(email), 'accept-invite');
+      const invitee = await open(javaScript);
+      const joining = await invitee.newPage();
+      await openLink(joining, link, javaScript);
+      await check(joining, 'accept an invite');
+      await joining.getByLabel('Your name').fill('Léa Bernard');
+      await joining.getByLabel('Choose a password').fill('short');
+      await joining.getByRole('button', { name: 'Create the account and accept' }).click();
+      await joining.waitForLoadState();
+      await expect(joining.getByLabel('Choose a password').getAttribute('aria-invalid')).resolves.toBe('true');
+      await check(joining, 'accept an invite, password refused');
+      await joining.getByLabel('Choose a password').fill('violet lanterns drift upstream');
+      await joining.getByRole('button', { name: 'Create the account and accept' }).click();
+      await joining.waitForURL(`${base}/app/b/${business.id}`);
+      await expect(joining.locator('.business-name').textContent()).resolves.toContain('(admin)');
+
+      await page.goto(`${base}/app/b/${business.id}/team`);
+      await page.getByLabel('Role of Léa Bernard').selectOption('member');
+      await page.getByRole('button', { name: 'Change the role of Léa Bernard' }).click();
+      await page.waitForURL(/saved=role/);
+
+      await joining.goto(`${base}/app/b/${business.id}/team`);
+      await expect(joining.getByRole('button', { name: /Send the invite/ }).count()).resolves.toBe(0);
+      await joining.getByRole('link', { name: 'Leave the business' }).click();
+      await check(joining, 'leave');
+      await joining.getByRole('button', { name: 'Leave the business' }).click();
+      await joining.waitForURL(`${base}/app`);
+      await expect(joining.locator('main').textContent()).resolves.toContain('does not belong to any business');
+      await page.reload();
+      await expect(page.locator('main').textContent()).resolves.not.toContain('Léa Bernard');
+      await invitee.close();
+      await context.close();
+    },
+    90_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title(
+      'When someone with an account is invited, then they sign in on the invite page and join; the owner removes them',
+    ),
+    async () => {
+      const existing = await buildOwnerWithPassword(ctx.db);
+      const { business, context, page } = await ownerSignedIn(javaScript, DESKTOP);
+      await page.goto(`${base}/app/b/${business.id}/team`);
+      await page.getByLabel('Email').fill(existing.email);
+      await page.getByRole('button', { name: 'Send the invite' }).click();
+      await page.waitForURL(/saved=invited/);
+
+      const link = linkIn(await peer.waitFor(existing.email), 'accept-invite');
+      const invitee = await open(javaScript);
+      const joining = await invitee.newPage();
+      await openLink(joining, link, javaScript);
+      await joining.getByRole('button', { name: 'I already have an account' }).click();
+      await joining.waitForLoadState();
+      await check(joining, 'accept an invite, signing in');
+      await joining.getByLabel('Email').fill(existing.email);
+      await joining.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await joining.getByRole('button', { name: 'Sign in and accept' }).click();
+      await joining.waitForURL(`${base}/app/b/${business.id}`);
+      await expect(joining.getByRole('link', { name: 'Switch business' }).count()).resolves.toBe(1);
+
+      await page.reload();
+      await page.getByRole('link', { name: `Remove ${existing.email}` }).click();
+      await check(page, 'remove a member');
+      await page.getByRole('button', { name: 'Remove the member' }).click();
+      await page.waitForURL(/saved=removed/);
+      expect((await joining.reload())?.status()).toBe(403);
+      await invitee.close();
+      await context.close();
+    },
+    90_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title('When an owner forgets the password, then the emailed link sets a new one and signs them in'),
+    async () => {
+      const owner = await buildOwnerWithPassword(ctx.db);
+      const context = await open(javaScript);
+      const page = await context.newPage();
+      await page.goto(`${base}/app/sign-in`);
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await check(page, 'forgot password');
+      await page.getByLabel('Email').fill(owner.email);
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      await expect(page.getByRole('status').textContent()).resolves.toContain('is on its way');
+      await check(page, 'reset asked');
+
+      const link = linkIn(await peer.waitFor(owner.email), 'reset-password');
+      await openLink(page, link, javaScript);
+      await check(page, 'reset password');
+      const fresh = 'violet lanterns drift upstream';
+      await page.getByLabel('New password').fill(fresh);
+      await page.getByRole('button', { name: 'Set the password and sign in' }).click();
+      await page.waitForURL(`${base}/app/b/${owner.business.id}`);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(/signed_out=1/);
+      await signIn(page, owner.email, fresh);
+      expect(new URL(page.url()).pathname).toBe(`/app/b/${owner.business.id}`);
       await context.close();
     },
     60_000,

@@ -11,7 +11,7 @@ import {
   setCookie,
   signInThroughPage,
 } from '../support/dashboard.js';
-import { buildTeam, buildTenant, buildUser } from '../support/factories.js';
+import { buildTeam, buildTenant, buildUser, uniqueEmail } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -542,5 +542,115 @@ describe('Settings: the business and its locations', () => {
     expectPage(res, 403);
     const { rows } = await ctx.db.pool.query('SELECT name FROM businesses WHERE id = $1', [other.business.id]);
     expect(rows[0].name).toBe(other.business.name);
+  });
+});
+
+describe('Team', () => {
+  const team = (businessId: string) => `/app/b/${businessId}/team`;
+
+  /** Posts a form of the team page (or the page `from`), with its token. */
+  async function post(agent: supertest.Agent, from: string, action: string, fields: Record<string, string> = {}) {
+    const page = await agent.get(from);
+    return agent
+      .post(action)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(page.text), ...fields });
+  }
+
+  const teamJson = async (t: Awaited<ReturnType<typeof buildTeam>>) =>
+    (await ctx.request().get(`/businesses/${t.business.id}/team`).set('Authorization', `Bearer ${t.ownerToken}`))
+      .body as { members: { user_id: string; role: string }[]; invites: { id: string; email: string }[] };
+
+  it('When a member opens Team, then they see it without management, and every management post is refused', async () => {
+    const t = await buildTeam(ctx.db);
+    const agent = withSession(t.member.token);
+    const page = await agent.get(team(t.business.id));
+    expectPage(page, 200);
+    expect(page.text).toContain(t.admin.email);
+    expect(page.text).not.toContain('Send the invite');
+    expect(page.text).not.toContain('/role"');
+    const from = team(t.business.id);
+    const attempts = [
+      await post(agent, from, `${from}/invites`, { email: uniqueEmail('friend'), role: 'member' }),
+      await post(agent, from, `${from}/members/${t.admin.id}/role`, { role: 'member' }),
+      await post(agent, from, `${from}/members/${t.admin.id}/remove`),
+    ];
+    for (const res of attempts) expectPage(res, 403);
+    expect((await teamJson(t)).members.find((m) => m.user_id === t.admin.id)?.role).toBe('admin');
+    expect((await teamJson(t)).invites).toEqual([]);
+  });
+
+  it('When an admin invites, then the invite is pending (and shown once in development mail mode); bad or refused ones come back marked', async () => {
+    const t = await buildTeam(ctx.db);
+    const agent = withSession(t.admin.token);
+    const from = team(t.business.id);
+    const email = uniqueEmail('friend');
+    const invited = await post(agent, from, `${from}/invites`, { email, role: 'member' });
+    expectPage(invited, 201);
+    expect(invited.text).toMatch(/\/app\/accept-invite#token=fbi_/);
+    expect((await teamJson(t)).invites.map((i) => i.email)).toEqual([email]);
+    const listed = await agent.get(from);
+    expect(listed.text).toContain(email);
+    expect(listed.text).not.toContain('#token=');
+
+    const owner = await post(agent, from, `${from}/invites`, { email: uniqueEmail('boss'), role: 'owner' });
+    expectPage(owner, 403);
+    expect(owner.text).toContain('Only an owner can grant, take or invite the owner role');
+    expect(owner.text).toMatch(/id="invite-role"[^>]*aria-invalid="true"/);
+    const twice = await post(agent, from, `${from}/invites`, { email, role: 'member' });
+    expectPage(twice, 409);
+    expect(twice.text).toMatch(/id="invite-email"[^>]*aria-invalid="true"/);
+    expect(twice.text).toContain('already has a pending invite');
+    const malformed = await post(agent, from, `${from}/invites`, { email: 'friend at example', role: 'member' });
+    expectPage(malformed, 400);
+    expect(malformed.text).toContain('The email does not look right.');
+
+    const id = (await teamJson(t)).invites[0]!.id;
+    expect((await post(agent, from, `${from}/invites/${id}/cancel`)).status).toBe(303);
+    expect((await teamJson(t)).invites).toEqual([]);
+  });
+
+  it('When an owner changes roles and removes a member, then the API sees it; the last owner can neither be demoted nor leave', async () => {
+    const t = await buildTeam(ctx.db);
+    const agent = withSession(t.ownerToken);
+    const from = team(t.business.id);
+    expect((await post(agent, from, `${from}/members/${t.admin.id}/role`, { role: 'member' })).status).toBe(303);
+    expect((await teamJson(t)).members.find((m) => m.user_id === t.admin.id)?.role).toBe('member');
+
+    const demoted = await post(agent, from, `${from}/members/${t.owner.id}/role`, { role: 'admin' });
+    expectPage(demoted, 409);
+    expect(demoted.text).toContain('The last owner cannot be demoted');
+    const leaving = await post(agent, `${from}/members/${t.owner.id}/remove`, `${from}/members/${t.owner.id}/remove`);
+    expectPage(leaving, 409);
+    expect(leaving.text).toContain('The last owner cannot leave');
+
+    const removed = await post(agent, `${from}/members/${t.member.id}/remove`, `${from}/members/${t.member.id}/remove`);
+    expect(removed.status).toBe(303);
+    expect((await teamJson(t)).members.map((m) => m.user_id)).not.toContain(t.member.id);
+    expectPage(await withSession(t.member.token).get(`/app/b/${t.business.id}`), 403);
+  });
+
+  it('When an admin tries to demote or remove an owner, then it is refused: only owners touch owners', async () => {
+    const t = await buildTeam(ctx.db);
+    const agent = withSession(t.admin.token);
+    const from = team(t.business.id);
+    const page = await agent.get(from);
+    expect(page.text).not.toContain(`members/${t.owner.id}/role`);
+    expectPage(await post(agent, from, `${from}/members/${t.owner.id}/role`, { role: 'member' }), 403);
+    expectPage(await post(agent, from, `${from}/members/${t.owner.id}/remove`), 403);
+  });
+
+  it('When a member leaves, then they land on the start page and the business is closed to them', async () => {
+    const t = await buildTeam(ctx.db);
+    const agent = withSession(t.member.token);
+    const from = team(t.business.id);
+    const confirm = await agent.get(`${from}/members/${t.member.id}/remove`);
+    expectPage(confirm, 200);
+    expect(confirm.text).toContain(`Leave ${t.business.name}?`);
+    const left = await post(agent, `${from}/members/${t.member.id}/remove`, `${from}/members/${t.member.id}/remove`);
+    expect(left.status).toBe(303);
+    expect(left.headers.location).toBe('/app');
+    expectPage(await agent.get(`/app/b/${t.business.id}`), 403);
   });
 });
