@@ -10,6 +10,7 @@ import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { teamPages } from './dashboard.team.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
+import { webhookPages } from './dashboard.webhooks.js';
 
 /** Only this origin, no inline script or style, forms that post here only, never framed. */
 const contentPolicy = helmet.contentSecurityPolicy({
@@ -72,6 +73,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(settingsPages(services));
   router.use(integrationPages(services));
   router.use(teamPages(services));
+  router.use(webhookPages(services));
   router.use(dashboardNotFound);
   router.use(dashboardErrors);
   return router;

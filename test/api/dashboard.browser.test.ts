@@ -13,8 +13,12 @@ import { capturingLogger, useTestApp } from '../support/app.js';
 import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
 import { SmtpPeer, type ReceivedMail } from '../support/mail.js';
 import { uniqueEmail } from '../support/factories.js';
+import { useReceivers } from '../support/receiver.js';
+import { Webhook } from 'standardwebhooks';
+import { WebhookWorker } from '../../src/events/webhook.worker.js';
 
 const ctx = useTestApp();
+const startReceiver = useReceivers();
 
 /** Debian's package, as in the public page's test; playwright-core never downloads a browser. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -52,7 +56,13 @@ beforeAll(async () => {
     db: ctx.db,
     logger,
     rateLimiters: limiters,
-    config: { PUBLIC_BASE_URL: base, SMTP_URL: peer.url, MAIL_FROM: 'Feedback <no-reply@feedback.test>' },
+    config: {
+      PUBLIC_BASE_URL: base,
+      SMTP_URL: peer.url,
+      MAIL_FROM: 'Feedback <no-reply@feedback.test>',
+      // The webhook receiver is on loopback.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+    },
   });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -414,6 +424,60 @@ describe.each([
       await page.waitForURL(/signed_out=1/);
       await signIn(page, owner.email, fresh);
       expect(new URL(page.url()).pathname).toBe(`/app/b/${owner.business.id}`);
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title(
+      'When an owner adds a webhook endpoint in the page, then a test event reaches it signed, and it can be rotated, disabled and deleted',
+    ),
+    async () => {
+      const receiver = await startReceiver();
+      const { business, context, page } = await ownerSignedIn(javaScript, DESKTOP);
+      const worker = new WebhookWorker(ctx.db, capturingLogger().logger, {
+        allowPrivateNetworks: true,
+        businessIds: [business.id],
+      });
+      await page.getByRole('link', { name: 'Integrations' }).click();
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.waitForURL(/\/integrations\/webhooks$/);
+      await check(page, 'webhooks');
+
+      await page.getByLabel('URL').fill(receiver.url);
+      await page.getByLabel('Description').fill('Support desk');
+      await page.getByLabel('All events, present and future').check();
+      await page.getByRole('button', { name: 'Add the endpoint' }).click();
+      await page.waitForLoadState();
+      const secret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      await check(page, 'endpoint created');
+      await shoot(page, 'dashboard-webhook');
+
+      await page.getByRole('button', { name: 'Send a test event' }).click();
+      await page.waitForURL(/saved=test/);
+      await worker.runDue();
+      const got = await receiver.nth(1);
+      const payload = new Webhook(secret).verify(got.body, got.headers) as { type: string };
+      expect(payload.type).toBe('webhook.test');
+      await page.reload();
+      await expect(page.locator('main').textContent()).resolves.toMatch(
+        /webhook\.test · succeeded · 1 attempt · HTTP 204/,
+      );
+      await check(page, 'endpoint with a delivery');
+
+      await page.getByRole('button', { name: 'Rotate the secret' }).click();
+      await page.waitForLoadState();
+      await expect(page.getByLabel('Signing secret', { exact: true }).inputValue()).resolves.not.toBe(secret);
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.waitForURL(/saved=disabled/);
+      await expect(page.locator('main').textContent()).resolves.toMatch(/State\s*disabled/);
+      await page.getByRole('link', { name: 'Delete' }).click();
+      await check(page, 'delete an endpoint');
+      await page.getByRole('button', { name: 'Delete the endpoint' }).click();
+      await page.waitForURL(/saved=deleted/);
+      await expect(page.locator('main').textContent()).resolves.toContain('No endpoints yet.');
       await context.close();
     },
     60_000,

@@ -654,3 +654,84 @@ describe('Team', () => {
     expectPage(await agent.get(`/app/b/${t.business.id}`), 403);
   });
 });
+
+describe('Settings > Integrations > Webhooks', () => {
+  const webhooks = (businessId: string) => `/app/b/${businessId}/integrations/webhooks`;
+
+  async function post(agent: supertest.Agent, from: string, action: string, fields: Record<string, unknown> = {}) {
+    const page = await agent.get(from);
+    return agent
+      .post(action)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn(page.text), ...fields });
+  }
+
+  it('When a member opens Webhooks or adds an endpoint, then both are refused', async () => {
+    const t = await buildTeam(ctx.db);
+    const agent = withSession(t.member.token);
+    expectPage(await agent.get(webhooks(t.business.id)), 403);
+    const home = `/app/b/${t.business.id}`;
+    const res = await post(agent, home, webhooks(t.business.id), { url: 'https://hooks.example.com/a', events: '*' });
+    expectPage(res, 403);
+  });
+
+  it('When an admin adds an endpoint, then its secret is shown once; bad URLs and no events come back marked', async () => {
+    const t = await buildTeam(ctx.db);
+    const agent = withSession(t.admin.token);
+    const list = webhooks(t.business.id);
+    const local = await post(agent, list, list, { url: 'http://127.0.0.1:9/hook', events: '*' });
+    expectPage(local, 400);
+    expect(local.text).toMatch(/id="webhook-url"[^>]*aria-invalid="true"/);
+    expect(local.text).toContain('The URL must be https.');
+    const none = await post(agent, list, list, { url: 'https://hooks.example.com/a' });
+    expectPage(none, 400);
+    expect(none.text).toContain('Choose at least one event type, or all events.');
+
+    const created = await post(agent, list, list, {
+      url: 'https://hooks.example.com/a',
+      description: 'Support desk',
+      events: ['suggestion.created', 'issue.created'],
+    });
+    expectPage(created, 201);
+    const secret = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(created.text)![1]!;
+    expect(created.text).toContain('suggestion.created, issue.created');
+    const listed = await agent.get(list);
+    expect(listed.text).toContain('https://hooks.example.com/a');
+    expect(listed.text).not.toContain(secret);
+    const id = /integrations\/webhooks\/([0-9a-f-]{36})"/.exec(listed.text)![1]!;
+    expect((await agent.get(`${list}/${id}`)).text).not.toContain(secret);
+  });
+
+  it('When an owner sends a test event, rotates the secret, disables and deletes the endpoint, then the API sees each', async () => {
+    const t = await buildTeam(ctx.db);
+    const agent = withSession(t.ownerToken);
+    const list = webhooks(t.business.id);
+    const created = await post(agent, list, list, { url: 'https://hooks.example.com/b', events: '*' });
+    const first = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(created.text)![1]!;
+    const id = (
+      await ctx.db.pool.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE business_id = $1', [
+        t.business.id,
+      ])
+    ).rows[0]!.id;
+    const page = `${list}/${id}`;
+
+    expect((await post(agent, page, `${page}/test`)).status).toBe(303);
+    const tested = await agent.get(`${page}?saved=test`);
+    expect(tested.text).toContain('<code>webhook.test</code> · <strong>pending</strong> · 0 attempts');
+
+    const rotated = await post(agent, page, `${page}/rotate-secret`);
+    expectPage(rotated, 200);
+    const second = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(rotated.text)![1]!;
+    expect(second).not.toBe(first);
+
+    expect((await post(agent, page, `${page}/active`, { active: 'false' })).status).toBe(303);
+    const bearer = { Authorization: `Bearer ${t.ownerToken}` };
+    expect((await ctx.request().get(`/businesses/${t.business.id}/webhooks/${id}`).set(bearer)).body.active).toBe(
+      false,
+    );
+
+    expect((await post(agent, `${page}/delete`, `${page}/delete`)).status).toBe(303);
+    expect((await ctx.request().get(`/businesses/${t.business.id}/webhooks/${id}`).set(bearer)).status).toBe(404);
+  });
+});
