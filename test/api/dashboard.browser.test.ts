@@ -12,7 +12,7 @@ import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
 import { SmtpPeer, type ReceivedMail } from '../support/mail.js';
-import { uniqueEmail } from '../support/factories.js';
+import { buildIssue, buildSuggestion, uniqueEmail } from '../support/factories.js';
 import { useReceivers } from '../support/receiver.js';
 import { Webhook } from 'standardwebhooks';
 import { WebhookWorker } from '../../src/events/webhook.worker.js';
@@ -163,7 +163,11 @@ describe.each([
   it.skipIf(!hasChromium)(
     title('When an owner opens a page signed out, signs in, and signs out, then each step works and passes axe'),
     async () => {
-      const { business, email } = await buildOwnerWithPassword(ctx.db);
+      const { business, email } = await buildOwnerWithPassword(ctx.db, { name: 'Café Lune' });
+      for (const status of ['pending', 'pending', 'in_progress', 'completed'] as const) {
+        await buildSuggestion(ctx.db, business.id, { status });
+      }
+      await buildIssue(ctx.db, business.id);
       const context = await open(javaScript);
       const page = await context.newPage();
       await page.goto(`${base}/app/b/${business.id}`);
@@ -201,7 +205,7 @@ describe.each([
   it.skipIf(!hasChromium)(
     title('When an owner creates an API key in the page, then it lists suggestions, and is refused once revoked there'),
     async () => {
-      const { business, email } = await buildOwnerWithPassword(ctx.db);
+      const { business, email } = await buildOwnerWithPassword(ctx.db, { name: 'Café Lune' });
       const context = await open(javaScript, DESKTOP);
       if (javaScript) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
       const page = await context.newPage();
