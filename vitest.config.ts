@@ -14,6 +14,7 @@ const EMBEDDED_ONLY = [
   'test/openapi/docs.browser.test.ts',
   'test/api/public-page.browser.test.ts',
   'test/lint/**',
+  'test/api/dashboard.browser.test.ts',
 ];
 
 export default defineConfig({

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { admitIdentified, apiKeyAuth, businessAuth, sessionAuth } from './auth/credentials.js';
 import { LoginThrottle, type LoginThrottleOptions } from './auth/login-throttle.js';
 import { ListCache } from './cache/list-cache.js';
-import type { Config } from './config/config.js';
+import { dashboardUrl, type Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import { serviceUnavailable } from './errors/http-error.js';
 import { corsPolicy } from './http/cors.js';
@@ -17,6 +17,7 @@ import { RouteTable, type Services } from './http/route.js';
 import { IdempotencyStore, type IdempotencyOptions } from './idempotency/idempotency.store.js';
 import { MailSender, type Mailer } from './mail/mail.sender.js';
 import { mailTransport } from './mail/mail.transport.js';
+import { dashboardPages } from './dashboard/dashboard.pages.js';
 import { docsPages } from './openapi/openapi.routes.js';
 import { publicPages } from './public-page/page.pages.js';
 import { ScanCounter } from './public-page/scan-counter.js';
@@ -115,7 +116,7 @@ export function createApp({
     lists,
     loginThrottle: new LoginThrottle(loginThrottle),
     mail:
-      mail ?? new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: config.DASHBOARD_URL }),
+      mail ?? new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: dashboardUrl(config) }),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
     eventRetentionDays: config.EVENT_RETENTION_DAYS ?? 30,
     webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
@@ -142,6 +143,8 @@ export function createApp({
   // The public feedback pages (no credential): budgets per address, reads apart from writes. Before the
   // check below, so that while the service is starting they answer a page, not JSON (they check it too).
   app.use(publicPages(services, limiters.pageBudget));
+  // The team's dashboard (HTML pages, session cookie), likewise a page while the service is starting.
+  app.use('/app', dashboardPages(services, limiters));
 
   app.use((_req, _res, next) => {
     if (!isReady()) throw serviceUnavailable('Service is starting, retry shortly');

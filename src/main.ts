@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { ConfigError, dashboardUrl, loadConfig, type Config } from './config/config.js';
 import { EmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { openBackgroundDatabase, openDatabase } from './db/open.js';
 import { WebhookWorker } from './webhooks/webhook.worker.js';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const metricsServer = metrics?.listen(config.METRICS_PORT!, config.METRICS_HOST);
   if (metricsServer) logger.info({ port: config.METRICS_PORT, host: config.METRICS_HOST }, 'metrics listening');
 
-  const mail = new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: config.DASHBOARD_URL });
+  const mail = new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: dashboardUrl(config) });
   if (mail.developmentMode) {
     logger.warn(
       'development mail mode (no SMTP_URL): messages are written to this log and invite tokens are returned to ' +

@@ -23,7 +23,7 @@ export const accountFeature: Feature = {
       description:
         'Always a 202 with no body, in the same time, whether or not the email has an account: the answer ' +
         'never tells. When it has one, a single-use token valid for 30 minutes is emailed to it (with a link ' +
-        'to the dashboard’s `/reset-password` page when configured). At most three live tokens per account: ' +
+        'to the dashboard’s `/reset-password` page, at `DASHBOARD_URL`). At most three live tokens per account: ' +
         'further requests send nothing until one is used or expires.',
       guard: 'public',
       body: passwordResetBody,

@@ -60,15 +60,21 @@ const invalidResetToken = () =>
  * ends every session of theirs, and every other reset link. The token is checked before argon2 runs.
  */
 export async function confirmPasswordReset(pool: pg.Pool, input: PasswordResetConfirmBody): Promise<void> {
+  await resetPassword(pool, input);
+}
+
+/** confirmPasswordReset, answering whose password it set: the dashboard signs them in with it. */
+export async function resetPassword(pool: pg.Pool, input: PasswordResetConfirmBody): Promise<{ userId: string }> {
   if (!isRandomToken(RESET_PREFIX, input.token)) throw invalidResetToken();
   const digest = sha256(input.token);
   if (!(await findUsablePasswordReset(pool, digest))) throw invalidResetToken();
   const passwordHash = await hashPassword(input.password);
-  await withTransaction(pool, async (tx) => {
+  return withTransaction(pool, async (tx) => {
     const reset = await consumePasswordReset(tx, digest);
     if (!reset) throw invalidResetToken();
     await storeNewPassword(tx, reset.user_id, passwordHash);
     await markEmailVerified(tx, reset.user_id);
+    return { userId: reset.user_id };
   });
 }
 

@@ -51,8 +51,8 @@ export const CONFIG_DESCRIPTIONS: Record<keyof Config, string> = {
   INVITES_PER_ADDRESS_PER_DAY:
     'invite emails a business may send to one address per 24 hours, cancelled invites included',
   DASHBOARD_URL:
-    "the dashboard's base URL: messages link to its `/accept-invite` and `/reset-password` pages; unset, they " +
-    'carry the token only',
+    "the dashboard's base URL: messages link to its `/accept-invite` and `/reset-password` pages; unset, " +
+    'the dashboard this service serves, `<PUBLIC_BASE_URL>/app`',
   TRUST_PROXY:
     'proxies to trust for the client address: a hop count (`1` behind one nginx) or addresses, subnets and ' +
     'presets (`loopback, 10.0.0.0/8`); unset trusts none; `true` is refused',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, dashboardUrl, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('When the environment is empty, then every default applies and the database is embedded', () => {
@@ -36,6 +36,14 @@ describe('loadConfig', () => {
       INVITES_PER_BUSINESS_PER_HOUR: 50,
       INVITES_PER_ADDRESS_PER_DAY: 3,
     });
+  });
+
+  it('When DASHBOARD_URL is unset, then the messages link to the dashboard this service serves under PUBLIC_BASE_URL', () => {
+    expect(dashboardUrl(loadConfig({}))).toBe('http://localhost:3000/app');
+    expect(dashboardUrl(loadConfig({ PUBLIC_BASE_URL: 'https://feedback.example/' }))).toBe(
+      'https://feedback.example/app',
+    );
+    expect(dashboardUrl(loadConfig({ DASHBOARD_URL: 'https://team.example' }))).toBe('https://team.example');
   });
 
   it('When SMTP_URL is set without MAIL_FROM, or is not an SMTP URL, then the start fails naming the variable', () => {

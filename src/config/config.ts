@@ -113,7 +113,10 @@ const envFields = z.object({
    */
   INVITES_PER_BUSINESS_PER_HOUR: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(50)),
   INVITES_PER_ADDRESS_PER_DAY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(3)),
-  /** Where the dashboard lives: messages link to its pages `/accept-invite` and `/reset-password`. */
+  /**
+   * Where the dashboard lives: messages link to its pages `/accept-invite` and `/reset-password`.
+   * Unset: the service's own dashboard, `<PUBLIC_BASE_URL>/app` (dashboardUrl below).
+   */
   DASHBOARD_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   /**
    * Express `trust proxy`: a hop count ("1" behind one reverse proxy) or addresses / subnets / presets
@@ -163,6 +166,11 @@ const envSchema = envFields
 export type Config = z.infer<typeof envSchema>;
 
 export class ConfigError extends Error {}
+
+/** DASHBOARD_URL, or the dashboard this service serves itself at `<PUBLIC_BASE_URL>/app`. */
+export function dashboardUrl(config: Partial<Pick<Config, 'DASHBOARD_URL' | 'PUBLIC_BASE_URL'>>): string {
+  return config.DASHBOARD_URL ?? `${(config.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '')}/app`;
+}
 
 /** Parses the environment once; a bad value stops the process with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -50,7 +50,9 @@ export interface RateLimiters {
   /**
    * Routes whose credential is in the body (sign-in, invite acceptance): each request holds a place
    * in the address's failure budget while in flight, and gives it back unless its credential was
-   * refused, so a burst of concurrent guesses cannot all start before any is counted.
+   * refused, so a burst of concurrent guesses cannot all start before any is counted. A page (the
+   * dashboard's forms) sets `res.locals.answersWithPage` first: a spent budget's 429 is then passed on
+   * to its error handler, to be rendered as a page.
    */
   holdWhileInFlight: RequestHandler;
   /** After the credential is identified (even when it is then refused with a 403): every request counts. */
@@ -183,6 +185,7 @@ function failureBudget(store: Store, limit: number, windowMs: number) {
     const info = await store.increment(key);
     if (info.totalHits > limit) {
       await store.decrement(key);
+      if (res.locals.answersWithPage === true) return next(refusal(info.resetTime));
       tooMany(res, info.resetTime);
       return;
     }

@@ -36,17 +36,27 @@ export async function login(
     throw invalidLogin();
   }
   throttle.recordSuccess(email);
+  return { ...(await startSession(pool, user.id)), user };
+}
+
+/**
+ * A new session for a user who has just proved who they are otherwise (the dashboard, after an
+ * accepted invite or a password reset by email): the token is the client's, the database keeps its digest.
+ */
+export async function startSession(pool: pg.Pool, userId: string): Promise<{ token: string; session: SessionRow }> {
   const { token, digest } = generateSessionToken();
-  const session = await insertSession(pool, { id: newId(), userId: user.id, digest, lifetimeMs: SESSION_LIFETIME_MS });
-  return { token, session, user };
+  const session = await insertSession(pool, { id: newId(), userId, digest, lifetimeMs: SESSION_LIFETIME_MS });
+  return { token, session };
 }
 
 /** The session's user (null once deleted) and the businesses they belong to. */
 export async function describeSession(pool: pg.Pool, session: SessionRow) {
-  const [user, memberships] = await Promise.all([
-    findUserById(pool, session.user_id),
-    findMemberships(pool, session.user_id),
-  ]);
+  return describeUser(pool, session.user_id);
+}
+
+/** A user (null once deleted) and the businesses they belong to, by name. */
+export async function describeUser(pool: pg.Pool, userId: string) {
+  const [user, memberships] = await Promise.all([findUserById(pool, userId), findMemberships(pool, userId)]);
   return { user, memberships };
 }
 

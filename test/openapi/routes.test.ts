@@ -39,8 +39,11 @@ const PAGES = [
   'POST /f/:code',
   'POST /f/:code/votes/:id',
 ];
-/** The feedback page's stylesheet and script, named by their content's hash. */
-const isPage = (route: string) => PAGES.includes(route) || /^GET \/assets\/page\.[0-9a-f]{12}\.(css|js)$/.test(route);
+/** The feedback page's stylesheet and script, named by their content's hash; the dashboard's pages (under /app). */
+const isPage = (route: string) =>
+  PAGES.includes(route) ||
+  /^GET \/assets\/page\.[0-9a-f]{12}\.(css|js)$/.test(route) ||
+  /^(GET|POST) \/app(\/|$)/.test(route);
 
 // The app is only built and walked, never asked anything: no database is needed.
 const db = { mode: 'embedded', pool: {}, ping: () => Promise.resolve(true) } as unknown as Database;

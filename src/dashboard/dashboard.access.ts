@@ -1,0 +1,122 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type pg from 'pg';
+import { authorize, type Action } from '../auth/authorize.js';
+import { browserMember, liveBrowserSession } from '../auth/browser-session.js';
+import type { UserPrincipal } from '../auth/principal.js';
+import { forbidden, HttpError } from '../errors/http-error.js';
+import type { MembershipSummaryRow } from '../sessions/session.repository.js';
+import { describeUser } from '../sessions/session.service.js';
+import { formToken, readCookie, redirectToSignIn, SESSION_COOKIE } from './dashboard.session.js';
+import type { Frame } from './dashboard.views.js';
+
+/** A signed-in browser: its session, its user and the businesses they belong to. */
+export interface SignedIn {
+  sessionId: string;
+  /** The session token, from the cookie: what the page's form token is derived from. */
+  token: string;
+  user: { id: string; name: string | null; email: string };
+  memberships: MembershipSummaryRow[];
+}
+
+/** A signed-in member on a page of one business: what they may do is their principal's, via authorize(). */
+export interface SignedInMember extends SignedIn {
+  principal: UserPrincipal;
+  business: MembershipSummaryRow;
+}
+
+/** Every action a page may offer; the layout and the pages show only what authorize() allows. */
+const OFFERED: Action[] = [
+  'write',
+  'manage_team',
+  'manage_owners',
+  'manage_keys',
+  'manage_webhooks',
+  'manage_business',
+  'leave',
+];
+
+/** Whether the principal may do `action`: authorize() itself, so no page keeps rules of its own. */
+export function allowed(principal: UserPrincipal, action: Action): boolean {
+  try {
+    authorize(principal, action);
+    return true;
+  } catch (err) {
+    if (err instanceof HttpError && err.statusCode === 403) return false;
+    throw err;
+  }
+}
+
+/** A session's user and memberships, once the session is known to be live. */
+export async function describeSignedIn(
+  pool: pg.Pool,
+  sessionId: string,
+  userId: string,
+  token: string,
+): Promise<SignedIn | null> {
+  const { user, memberships } = await describeUser(pool, userId);
+  if (!user) return null;
+  return { sessionId, token, user: { id: user.id, name: user.name, email: user.email }, memberships };
+}
+
+export const signedInOf = (res: Response): SignedIn => res.locals.signedIn as SignedIn;
+export const memberOf = (res: Response): SignedInMember => res.locals.member as SignedInMember;
+
+/** The browser's live session, if it has one; nothing is refused here. */
+export async function currentSession(pool: pg.Pool, req: Request): Promise<SignedIn | null> {
+  const token = readCookie(req, SESSION_COOKIE);
+  const session = await liveBrowserSession(pool, token);
+  return session ? describeSignedIn(pool, session.id, session.user_id, token!) : null;
+}
+
+/** Pages for a signed-in user: without a live session, to sign in and back. */
+export function requireSession(pool: pg.Pool): RequestHandler {
+  return async (req, res, next) => {
+    const signedIn = await currentSession(pool, req);
+    if (!signedIn) return redirectToSignIn(req, res);
+    res.locals.signedIn = signedIn;
+    next();
+  };
+}
+
+/**
+ * Pages of one business (`/b/:business_id`): a live session of one of its members, as businessAuth
+ * admits a Bearer session. Another business's pages are a 403, like its JSON routes.
+ */
+export function requireMember(pool: pg.Pool): RequestHandler {
+  return async (req, res, next) => {
+    const token = readCookie(req, SESSION_COOKIE);
+    const businessId = String(req.params.business_id ?? '');
+    const found = await browserMember(pool, token, businessId);
+    if (!found) return redirectToSignIn(req, res);
+    if (!found.principal) throw forbidden('You are not a member of this business', 'NO_BUSINESS_ACCESS');
+    const signedIn = await describeSignedIn(pool, found.session.id, found.session.user_id, token!);
+    const business = signedIn?.memberships.find((m) => m.business_id === found.principal!.businessId);
+    if (!signedIn || !business) throw forbidden('You are not a member of this business', 'NO_BUSINESS_ACCESS');
+    res.locals.signedIn = signedIn;
+    res.locals.member = { ...signedIn, principal: found.principal, business } satisfies SignedInMember;
+    next();
+  };
+}
+
+/** The layout's frame for a signed-in user's page (outside any business). */
+export function userFrame(signedIn: SignedIn, title: string): Frame {
+  const csrf = formToken(signedIn.token);
+  return {
+    title,
+    csrf,
+    signOutCsrf: csrf,
+    user: signedIn.user,
+    businessCount: signedIn.memberships.length,
+  };
+}
+
+/** The layout's frame for a page of the member's business, with what they may do there. */
+export function memberFrame(member: SignedInMember, title: string, nav?: Frame['nav']): Frame {
+  const can = Object.fromEntries(OFFERED.map((action) => [action, allowed(member.principal, action)]));
+  return {
+    ...userFrame(member, title),
+    business: { id: member.business.business_id, name: member.business.business_name, role: member.principal.role },
+    nav,
+    can,
+  };
+}

@@ -1,0 +1,80 @@
+import { Router, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { serviceUnavailable } from '../errors/http-error.js';
+import type { Services } from '../http/route.js';
+import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
+import { homePages } from './dashboard.home.js';
+import { integrationPages } from './dashboard.integrations.js';
+import { invitePages } from './dashboard.invite.js';
+import { settingsPages } from './dashboard.settings.js';
+import { signInPages } from './dashboard.sign-in.js';
+import { teamPages } from './dashboard.team.js';
+import { DASHBOARD_ASSETS } from './dashboard.views.js';
+import { webhookPages } from './dashboard.webhooks.js';
+
+/** Only this origin, no inline script or style, forms that post here only, never framed. */
+const contentPolicy = helmet.contentSecurityPolicy({
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'none'"],
+    baseUri: ["'none'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    imgSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    scriptSrcAttr: ["'none'"],
+    styleSrc: ["'self'"],
+  },
+});
+
+/**
+ * helmet's `no-referrer` makes Chromium send `Origin: null` with the page's own form posts, which the
+ * same-origin check must refuse; `same-origin` still sends nothing to other sites.
+ */
+const pagePolicy: RequestHandler = (req, res, next) => {
+  res.set('Referrer-Policy', 'same-origin');
+  contentPolicy(req, res, next);
+};
+
+/** What the dashboard needs of the rate limiters: the address's failure budget, held by credential posts. */
+export interface DashboardLimits {
+  holdWhileInFlight: RequestHandler;
+}
+
+/**
+ * The team's dashboard, mounted at `/app`: server-rendered pages that call the same services and the
+ * same authorize() as the JSON routes, with a session in an HttpOnly cookie and forms protected
+ * against cross-site posts (docs/dashboard.md). Pages, not API operations: like /docs and the public
+ * page they are not in the OpenAPI document.
+ */
+export function dashboardPages(services: Services, limits: DashboardLimits): Router {
+  const router = Router();
+  for (const { path, body, type } of DASHBOARD_ASSETS) {
+    router.get(path, (_req, res) => {
+      res.set('Cache-Control', 'public, max-age=31536000, immutable').type(type).send(body);
+    });
+  }
+  router.use(pagePolicy);
+  // Mounted before the app's own readiness check, so that a page says "starting" as a page too.
+  router.use((_req, _res, next) => {
+    if (!services.isReady()) throw serviceUnavailable('The dashboard is starting: retry in a moment.');
+    next();
+  });
+  // The forms that carry a credential hold a place in the address's failure budget, answering a page.
+  const holdWhileInFlight: RequestHandler = (req, res, next) => {
+    res.locals.answersWithPage = true;
+    limits.holdWhileInFlight(req, res, next);
+  };
+  router.use(signInPages(services, holdWhileInFlight));
+  router.use(invitePages(services, holdWhileInFlight));
+  router.use(homePages(services));
+  router.use(settingsPages(services));
+  router.use(integrationPages(services));
+  router.use(teamPages(services));
+  router.use(webhookPages(services));
+  router.use(dashboardNotFound);
+  router.use(dashboardErrors);
+  return router;
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Response } from 'express';
+import { Eta } from 'eta';
+import type { Role } from '../shared/schemas.js';
+import { BASE_PATH } from './dashboard.session.js';
+
+/** Same path from src/dashboard (tsx, vitest) and dist/dashboard (compiled), as for the public page. */
+const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
+
+/**
+ * Eta escapes every `<%= %>` value (autoEscape); `<%~ %>` only places the output of other templates
+ * (the layout's body, a partial), never a value.
+ */
+const eta = new Eta({ views: `${WEB_DIR}views/dashboard`, autoEscape: true, cache: true, autoTrim: false });
+
+export interface Asset {
+  /** Where the router serves it, under BASE_PATH. */
+  path: string;
+  body: Buffer;
+  type: string;
+}
+
+/** The stylesheet and the script, named by a hash of their content: cached for a year, never stale. */
+function asset(file: string, type: string): Asset {
+  const body = readFileSync(`${WEB_DIR}assets/${file}`);
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  const [name, extension] = file.split('.');
+  return { path: `/assets/${name}.${hash}.${extension}`, body, type };
+}
+
+export const DASHBOARD_ASSETS = [asset('dashboard.css', 'text/css'), asset('dashboard.js', 'text/javascript')];
+const assets = { css: `${BASE_PATH}${DASHBOARD_ASSETS[0]!.path}`, js: `${BASE_PATH}${DASHBOARD_ASSETS[1]!.path}` };
+
+/** A field's message, by the form field's name; shown beside it, and the field marked invalid. */
+export type FieldErrors = Record<string, string>;
+
+/** What the layout shows around every page. */
+export interface Frame {
+  title: string;
+  /** The token every form of the page carries. */
+  csrf?: string;
+  /** The sign-out form's token (the session's), where the page's own forms carry another. */
+  signOutCsrf?: string;
+  /** The signed-in user: the header shows them, and a sign-out button. */
+  user?: { name: string | null; email: string };
+  /** The business the page is about, and the user's role in it. */
+  business?: { id: string; name: string; role: Role };
+  /** How many businesses the user belongs to: a "Switch business" link from two. */
+  businessCount?: number;
+  /** Which entry of the business's navigation is this page. */
+  nav?: 'home' | 'team' | 'settings' | 'integrations';
+  /** What the user may do here, by authorize()'s actions: the page offers only that. */
+  can?: Partial<Record<string, boolean>>;
+}
+
+/** Renders a page of web/views/dashboard and sends it; pages with data are never cached (app.ts). */
+export function sendView(res: Response, status: number, view: string, data: Frame & Record<string, unknown>): void {
+  const html = eta.render(view, { errors: {}, values: {}, ...data, assets, base: BASE_PATH });
+  res.status(status).type('html').send(html);
+}
+
+/** A moment as people read it, to the minute, in UTC (a key's last use is only known to the minute). */
+export function when(date: Date | null): string | null {
+  if (!date) return null;
+  const iso = date.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
