@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import { serviceUnavailable } from '../errors/http-error.js';
+import { pagePolicy } from '../http/pages.js';
 import type { Services } from '../http/route.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
@@ -12,31 +12,8 @@ import { teamPages } from './dashboard.team.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
 import { webhookPages } from './dashboard.webhooks.js';
 
-/** Only this origin, no inline script or style, forms that post here only, never framed. */
-const contentPolicy = helmet.contentSecurityPolicy({
-  useDefaults: false,
-  directives: {
-    defaultSrc: ["'none'"],
-    baseUri: ["'none'"],
-    connectSrc: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-    imgSrc: ["'self'"],
-    objectSrc: ["'none'"],
-    scriptSrc: ["'self'"],
-    scriptSrcAttr: ["'none'"],
-    styleSrc: ["'self'"],
-  },
-});
-
-/**
- * helmet's `no-referrer` makes Chromium send `Origin: null` with the page's own form posts, which the
- * same-origin check must refuse; `same-origin` still sends nothing to other sites.
- */
-const pagePolicy: RequestHandler = (req, res, next) => {
-  res.set('Referrer-Policy', 'same-origin');
-  contentPolicy(req, res, next);
-};
+/** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
+const policy = pagePolicy("'none'");
 
 /** What the dashboard needs of the rate limiters: the address's failure budget, held by credential posts. */
 export interface DashboardLimits {
@@ -56,7 +33,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
       res.set('Cache-Control', 'public, max-age=31536000, immutable').type(type).send(body);
     });
   }
-  router.use(pagePolicy);
+  router.use(policy);
   // Mounted before the app's own readiness check, so that a page says "starting" as a page too.
   router.use((_req, _res, next) => {
     if (!services.isReady()) throw serviceUnavailable('The dashboard is starting: retry in a moment.');

@@ -1,36 +1,14 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
-import { Eta } from 'eta';
+import { hashedAsset, templates } from '../http/pages.js';
 import type { Role } from '../shared/schemas.js';
 import { BASE_PATH } from './dashboard.session.js';
 
-/** Same path from src/dashboard (tsx, vitest) and dist/dashboard (compiled), as for the public page. */
-const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
+const eta = templates('dashboard');
 
-/**
- * Eta escapes every `<%= %>` value (autoEscape); `<%~ %>` only places the output of other templates
- * (the layout's body, a partial), never a value.
- */
-const eta = new Eta({ views: `${WEB_DIR}views/dashboard`, autoEscape: true, cache: true, autoTrim: false });
-
-export interface Asset {
-  /** Where the router serves it, under BASE_PATH. */
-  path: string;
-  body: Buffer;
-  type: string;
-}
-
-/** The stylesheet and the script, named by a hash of their content: cached for a year, never stale. */
-function asset(file: string, type: string): Asset {
-  const body = readFileSync(`${WEB_DIR}assets/${file}`);
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  const [name, extension] = file.split('.');
-  return { path: `/assets/${name}.${hash}.${extension}`, body, type };
-}
-
-export const DASHBOARD_ASSETS = [asset('dashboard.css', 'text/css'), asset('dashboard.js', 'text/javascript')];
+export const DASHBOARD_ASSETS = [
+  hashedAsset('dashboard.css', 'text/css'),
+  hashedAsset('dashboard.js', 'text/javascript'),
+];
 const assets = { css: `${BASE_PATH}${DASHBOARD_ASSETS[0]!.path}`, js: `${BASE_PATH}${DASHBOARD_ASSETS[1]!.path}` };
 
 /** A field's message, by the form field's name; shown beside it, and the field marked invalid. */

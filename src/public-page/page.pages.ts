@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import helmet from 'helmet';
 import type { z } from 'zod';
 import { HttpError, serviceUnavailable } from '../errors/http-error.js';
 import { isUnavailable } from '../http/error-handler.js';
@@ -26,35 +25,12 @@ import {
   setPageVote,
   windowKey,
 } from './page.service.js';
+import { pagePolicy } from '../http/pages.js';
 import { ASSETS, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
 
 type Budget = (kind: 'read' | 'write', answer: 'json' | 'html') => RequestHandler;
 
-/** Only this origin, no inline script or style, forms that post here only, never framed. */
-const contentPolicy = helmet.contentSecurityPolicy({
-  useDefaults: false,
-  directives: {
-    defaultSrc: ["'self'"],
-    baseUri: ["'none'"],
-    connectSrc: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-    imgSrc: ["'self'"],
-    objectSrc: ["'none'"],
-    scriptSrc: ["'self'"],
-    scriptSrcAttr: ["'none'"],
-    styleSrc: ["'self'"],
-  },
-});
-
-/**
- * helmet's `no-referrer` makes Chromium send `Origin: null` with the page's own form posts, which the
- * same-origin check must refuse; `same-origin` still sends nothing to other sites.
- */
-const pagePolicy: RequestHandler = (req, res, next) => {
-  res.set('Referrer-Policy', 'same-origin');
-  contentPolicy(req, res, next);
-};
+const policy = pagePolicy("'self'");
 
 /** The page's forms: small urlencoded bodies, no nesting. */
 const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
@@ -223,11 +199,11 @@ export function publicPages(services: Services, budget: Budget): Router {
     });
   }
 
-  router.get('/', pagePolicy, read, (_req, res) => {
+  router.get('/', policy, read, (_req, res) => {
     res.type('html').send(renderLanding());
   });
 
-  router.get('/f/:code', pagePolicy, read, ready, async (req, res) => {
+  router.get('/f/:code', policy, read, ready, async (req, res) => {
     const code = codeOf(req);
     const target = await openCode(pool, code);
     const query = pageQuery.parse(req.query);
@@ -242,7 +218,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     });
   });
 
-  router.post('/f/:code', pagePolicy, write, ready, formBody, async (req, res) => {
+  router.post('/f/:code', policy, write, ready, formBody, async (req, res) => {
     assertSameOrigin(req, services.publicBaseUrl);
     const code = codeOf(req);
     const target = await openCode(pool, code);
@@ -269,7 +245,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.redirect(303, `/f/${code}?${thanks}`);
   });
 
-  router.post('/f/:code/votes/:id', pagePolicy, write, ready, formBody, async (req, res) => {
+  router.post('/f/:code/votes/:id', policy, write, ready, formBody, async (req, res) => {
     assertSameOrigin(req, services.publicBaseUrl);
     const code = codeOf(req);
     const target = await openCode(pool, code);

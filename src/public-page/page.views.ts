@@ -1,34 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Eta } from 'eta';
+import { hashedAsset, templates } from '../http/pages.js';
 import type { PublicSort } from './page.repository.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
-/** Same path from src/public-page (tsx, vitest) and dist/public-page (compiled), as for migrations/. */
-const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
+const eta = templates();
 
-/**
- * Eta escapes every `<%= %>` value (autoEscape); `<%~ %>` is used only to place the output of other
- * templates (the layout's body, an included item), never a value.
- */
-const eta = new Eta({ views: `${WEB_DIR}views`, autoEscape: true, cache: true, autoTrim: false });
-
-interface Asset {
-  path: string;
-  body: Buffer;
-  type: string;
-}
-
-/** The stylesheet and the script, named by a hash of their content, so they can be cached for a year. */
-function asset(file: string, type: string): Asset {
-  const body = readFileSync(`${WEB_DIR}assets/${file}`);
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  const [name, extension] = file.split('.');
-  return { path: `/assets/${name}.${hash}.${extension}`, body, type };
-}
-
-export const ASSETS = [asset('page.css', 'text/css'), asset('page.js', 'text/javascript')];
+export const ASSETS = [hashedAsset('page.css', 'text/css'), hashedAsset('page.js', 'text/javascript')];
 const assetPaths = { css: ASSETS[0]!.path, js: ASSETS[1]!.path };
 
 type Item = ReturnType<typeof toPublicSuggestion>;

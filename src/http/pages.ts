@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { RequestHandler } from 'express';
+import { Eta } from 'eta';
+import helmet from 'helmet';
+
+/**
+ * What every server-rendered page of the service shares (the public feedback page, the dashboard):
+ * its templates, its content-hashed assets and its Content-Security-Policy.
+ */
+
+/** Same path from src/http (tsx, vitest) and dist/http (compiled), as for migrations/. */
+const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
+
+/**
+ * The templates of `web/views/<folder>`. Eta escapes every `<%= %>` value (autoEscape); `<%~ %>` is
+ * used only to place the output of other templates (the layout's body, a partial), never a value.
+ */
+export const templates = (folder = ''): Eta =>
+  new Eta({ views: `${WEB_DIR}views${folder ? `/${folder}` : ''}`, autoEscape: true, cache: true, autoTrim: false });
+
+export interface Asset {
+  /** Where it is served, under the router that serves it. */
+  path: string;
+  body: Buffer;
+  type: string;
+}
+
+/** A file of web/assets, named by a hash of its content: cached for a year, never stale. */
+export function hashedAsset(file: string, type: string): Asset {
+  const body = readFileSync(`${WEB_DIR}assets/${file}`);
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  const [name, extension] = file.split('.');
+  return { path: `/assets/${name}.${hash}.${extension}`, body, type };
+}
+
+/**
+ * Only this origin, no inline script or style, forms that post here only, never framed. helmet's
+ * `no-referrer` makes Chromium send `Origin: null` with a page's own form posts, which the same-origin
+ * checks must refuse; `same-origin` still sends nothing to other sites.
+ */
+export function pagePolicy(defaultSrc: "'self'" | "'none'"): RequestHandler {
+  const contentPolicy = helmet.contentSecurityPolicy({
+    useDefaults: false,
+    directives: {
+      defaultSrc: [defaultSrc],
+      baseUri: ["'none'"],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      imgSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'"],
+    },
+  });
+  return (req, res, next) => {
+    res.set('Referrer-Policy', 'same-origin');
+    contentPolicy(req, res, next);
+  };
+}
