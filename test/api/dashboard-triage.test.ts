@@ -1,0 +1,203 @@
+import supertest from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.js';
+import { formTokenIn } from '../support/dashboard.js';
+import { buildSuggestion, buildTeam } from '../support/factories.js';
+
+const ctx = useTestApp();
+
+/** The service's own origin as the app is configured (PUBLIC_BASE_URL's default): what its pages post from. */
+const ORIGIN = 'http://localhost:3000';
+type Team = Awaited<ReturnType<typeof buildTeam>>;
+
+const withSession = (token: string) => supertest.agent(ctx.app).set('Cookie', `fb_session=${token}`);
+
+/** What every page of the dashboard must be: HTML, never JSON, never a stack. */
+function expectPage(res: supertest.Response, status: number) {
+  expect(res.status, res.text.slice(0, 500)).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^text\/html/);
+  expect(res.text).not.toMatch(/at .+\.(ts|js):\d+/);
+}
+
+/** Posts a form of the page `from`, with its token, as the page would. */
+async function post(agent: supertest.Agent, from: string, action: string, fields: Record<string, string | string[]>) {
+  const page = await agent.get(from);
+  return agent
+    .post(action)
+    .set('Origin', ORIGIN)
+    .type('form')
+    .send({ _csrf: formTokenIn(page.text), ...fields });
+}
+
+const readJson = async (t: Team, id: string) =>
+  (await ctx.request().get(`/api/v1/suggestions/${id}`).set('X-API-Key', t.read)).body as {
+    status: string;
+    priority: string;
+  };
+
+interface UpdateEvent {
+  type: string;
+  data: { object: { id: string }; changes?: Record<string, { from: unknown; to: unknown }> };
+}
+
+/**
+ * The business's suggestion.updated events once `count` are listed: on PostgreSQL the feed lists an
+ * event only once every older transaction on the server has ended, so it is read a bounded number of times.
+ */
+async function suggestionUpdates(t: Team, count: number): Promise<UpdateEvent[]> {
+  let updates: UpdateEvent[] = [];
+  for (let i = 0; i < 100; i++) {
+    const feed = await ctx.request().get('/api/v1/events').set('X-API-Key', t.read).query({ limit: 100 });
+    updates = (feed.body.data as UpdateEvent[]).filter((e) => e.type === 'suggestion.updated');
+    if (updates.length >= count) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return updates;
+}
+
+describe('the inbox', () => {
+  const home = (t: Team) => `/app/b/${t.business.id}`;
+
+  it('When the inbox is opened, then it lists suggestions newest first with their customer, votes, sentiment and age, and the exact total', async () => {
+    const t = await buildTeam(ctx.db);
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Older: a quieter corner', customerName: 'Ana Lima' });
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Newer: oat milk please', sentiment: 'positive' });
+    const res = await withSession(t.member.token).get(home(t));
+    expectPage(res, 200);
+    expect(res.text).toMatch(/Inbox <span class="total" id="inbox-total">2<\/span>/);
+    expect(res.text.indexOf('Newer: oat milk please')).toBeLessThan(res.text.indexOf('Older: a quieter corner'));
+    expect(res.text).toContain('Ana Lima');
+    expect(res.text).toContain('<td>positive</td>');
+    expect(res.text).toContain('just now');
+    // the overview stays above it
+    expect(res.text.indexOf('suggestions-title')).toBeLessThan(res.text.indexOf('inbox-title'));
+  });
+
+  it('When the inbox is filtered and searched, then it shows what the API list shows for the same query', async () => {
+    const t = await buildTeam(ctx.db);
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Coffee is cold', priority: 'high' });
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Coffee is great', priority: 'low' });
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Tea is fine', priority: 'high' });
+    const res = await withSession(t.member.token).get(home(t)).query({ priority: 'high', q: 'cof' });
+    expectPage(res, 200);
+    expect(res.text).toContain('Coffee is cold');
+    expect(res.text).not.toContain('Coffee is great');
+    expect(res.text).not.toContain('Tea is fine');
+    expect(res.text).toMatch(/id="inbox-total">1</);
+    const api = await ctx
+      .request()
+      .get(`/businesses/${t.business.id}/suggestions`)
+      .set('Authorization', `Bearer ${t.ownerToken}`)
+      .query({ priority: 'high', q: 'cof' });
+    expect(api.body.total).toBe(1);
+  });
+
+  it('When a filter is not one the API accepts, then the inbox comes back as a 400 page with that filter marked', async () => {
+    const t = await buildTeam(ctx.db);
+    const res = await withSession(t.member.token).get(home(t)).query({ status: 'lost' });
+    expectPage(res, 400);
+    expect(res.text).toMatch(/id="filter-status"[^>]*aria-invalid="true"/);
+    const paging = await withSession(t.member.token).get(home(t)).query({ limit: '1000' });
+    expectPage(paging, 400);
+    expect(paging.text).toContain('The page size');
+  });
+
+  it('When there are more suggestions than a page, then paging walks them with limit and offset', async () => {
+    const t = await buildTeam(ctx.db);
+    for (let i = 0; i < 3; i++) await buildSuggestion(ctx.db, t.business.id, { content: `Idea number ${i}` });
+    const first = await withSession(t.member.token).get(home(t)).query({ limit: '2' });
+    expectPage(first, 200);
+    expect(first.text).toContain('Showing 1–2 of 3');
+    const next = /href="([^"]+)" rel="next"/.exec(first.text)![1]!.replaceAll('&amp;', '&');
+    expect(next).toBe(`${home(t)}?limit=2&offset=2`);
+    const second = await withSession(t.member.token).get(next);
+    expect(second.text).toContain('Showing 3–3 of 3');
+    expect(second.text).not.toMatch(/rel="next"/);
+  });
+
+  it('When a member changes the status of several at once, then the API reads the new status and the feed has one event per suggestion', async () => {
+    const t = await buildTeam(ctx.db);
+    const a = await buildSuggestion(ctx.db, t.business.id, { content: 'First' });
+    const b = await buildSuggestion(ctx.db, t.business.id, { content: 'Second' });
+    const c = await buildSuggestion(ctx.db, t.business.id, { content: 'Third' });
+    const agent = withSession(t.member.token);
+    // the API list is cached before the change: the inbox must not show it stale after
+    await withSession(t.member.token).get(home(t));
+    const res = await post(agent, home(t), `${home(t)}/suggestions/bulk`, { id: [a.id, b.id], status: 'in_progress' });
+    expect(res.status, res.text.slice(0, 300)).toBe(303);
+    expect(res.headers.location).toBe(`${home(t)}?saved=changed`);
+    expect((await readJson(t, a.id)).status).toBe('in_progress');
+    expect((await readJson(t, b.id)).status).toBe('in_progress');
+    expect((await readJson(t, c.id)).status).toBe('pending');
+    const after = await agent.get(home(t)).query({ status: 'in_progress' });
+    expect(after.text).toMatch(/id="inbox-total">2</);
+    const updates = await suggestionUpdates(t, 2);
+    expect(updates.map((e) => e.data.object.id).sort()).toEqual([a.id, b.id].sort());
+    expect(updates.map((e) => e.data.changes?.status?.to)).toEqual(['in_progress', 'in_progress']);
+  });
+
+  it('When a member changes the priority at once, then it is refused as on the API, and nothing changes', async () => {
+    const t = await buildTeam(ctx.db);
+    const a = await buildSuggestion(ctx.db, t.business.id, { content: 'First' });
+    const page = await withSession(t.member.token).get(home(t));
+    expect(page.text).not.toContain('id="bulk-priority"');
+    const res = await post(withSession(t.member.token), home(t), `${home(t)}/suggestions/bulk`, {
+      id: [a.id],
+      priority: 'critical',
+    });
+    expectPage(res, 403);
+    expect((await readJson(t, a.id)).priority).toBe('medium');
+    const admin = await post(withSession(t.admin.token), home(t), `${home(t)}/suggestions/bulk`, {
+      id: [a.id],
+      priority: 'critical',
+    });
+    expect(admin.status).toBe(303);
+    expect((await readJson(t, a.id)).priority).toBe('critical');
+  });
+
+  it('When nothing is selected or no change chosen, then the inbox comes back as a 400 page with the field marked', async () => {
+    const t = await buildTeam(ctx.db);
+    const a = await buildSuggestion(ctx.db, t.business.id, { content: 'First' });
+    const agent = withSession(t.admin.token);
+    const none = await post(agent, home(t), `${home(t)}/suggestions/bulk`, { status: 'completed' });
+    expectPage(none, 400);
+    expect(none.text).toContain('Select at least one suggestion.');
+    expect(none.text).toMatch(/id="select-[^"]+"[^>]*aria-invalid="true"/);
+    const nothing = await post(agent, home(t), `${home(t)}/suggestions/bulk`, { id: [a.id], status: '' });
+    expectPage(nothing, 400);
+    expect(nothing.text).toMatch(/id="bulk-status"[^>]*aria-invalid="true"/);
+    const bad = await post(agent, home(t), `${home(t)}/suggestions/bulk`, { id: [a.id], status: 'lost' });
+    expectPage(bad, 400);
+    expect(bad.text).toMatch(/id="bulk-status"[^>]*aria-invalid="true"/);
+    const forged = await post(agent, home(t), `${home(t)}/suggestions/bulk`, {
+      id: ['not-an-id'],
+      status: 'completed',
+    });
+    expectPage(forged, 400);
+    expect((await readJson(t, a.id)).status).toBe('pending');
+  });
+
+  it("When someone changes another business's suggestions, then it is refused and they stay as they are", async () => {
+    const t = await buildTeam(ctx.db);
+    const other = await buildTeam(ctx.db);
+    const theirs = await buildSuggestion(ctx.db, other.business.id, { content: 'Theirs' });
+    const agent = withSession(t.ownerToken);
+    const into = await post(agent, home(t), `${home(other)}/suggestions/bulk`, { id: [theirs.id], status: 'rejected' });
+    expectPage(into, 403);
+    const mine = await post(agent, home(t), `${home(t)}/suggestions/bulk`, { id: [theirs.id], status: 'rejected' });
+    expectPage(mine, 400);
+    expect((await readJson(other, theirs.id)).status).toBe('pending');
+  });
+
+  it('When the bulk form is posted without its token, then it is refused', async () => {
+    const t = await buildTeam(ctx.db);
+    const a = await buildSuggestion(ctx.db, t.business.id, { content: 'First' });
+    const res = await withSession(t.ownerToken)
+      .post(`${home(t)}/suggestions/bulk`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ id: a.id, status: 'completed' });
+    expectPage(res, 403);
+    expect((await readJson(t, a.id)).status).toBe('pending');
+  });
+});
