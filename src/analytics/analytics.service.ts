@@ -7,6 +7,7 @@ import {
   type StatusCount,
 } from '../counts/counts.repository.js';
 import {
+  entityActivity,
   latestActivity,
   pageFiguresByLocation,
   type ActivityRow,
@@ -45,4 +46,12 @@ export async function analyticsOverview(pool: pg.Pool, businessId: string): Prom
     pageFiguresByLocation(pool, businessId),
   ]);
   return { suggestions, issues, sentiments, recentSuggestions, recentIssues, activity, page };
+}
+
+/** The most history entries a page shows for one suggestion or issue. */
+export const HISTORY_LIMIT = 200;
+
+/** What happened to one suggestion or issue, oldest first: who did what, and each change's values. */
+export function entityHistory(pool: pg.Pool, businessId: string, entityType: 'suggestion' | 'issue', entityId: string) {
+  return entityActivity(pool, businessId, entityType, entityId, HISTORY_LIMIT);
 }

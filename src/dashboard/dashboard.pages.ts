@@ -8,6 +8,7 @@ import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
+import { suggestionPages } from './dashboard.suggestion.js';
 import { teamPages } from './dashboard.team.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
 import { webhookPages } from './dashboard.webhooks.js';
@@ -70,6 +71,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(signInPages(services, holdWhileInFlight));
   router.use(invitePages(services, holdWhileInFlight));
   router.use(homePages(services));
+  router.use(suggestionPages(services));
   router.use(settingsPages(services));
   router.use(integrationPages(services));
   router.use(teamPages(services));

@@ -2,7 +2,7 @@ import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { formTokenIn } from '../support/dashboard.js';
-import { buildSuggestion, buildTeam } from '../support/factories.js';
+import { buildLocation, buildSuggestion, buildTeam } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -199,5 +199,118 @@ describe('the inbox', () => {
       .send({ id: a.id, status: 'completed' });
     expectPage(res, 403);
     expect((await readJson(t, a.id)).status).toBe('pending');
+  });
+});
+
+describe("a suggestion's page", () => {
+  const pageOf = (t: Team, id: string) => `/app/b/${t.business.id}/suggestions/${id}`;
+
+  it('When a suggestion is opened, then it shows its content, customer, location, votes, history and comments', async () => {
+    const t = await buildTeam(ctx.db);
+    const location = await buildLocation(ctx.db, t.business.id, 'Harbour kiosk');
+    const created = await ctx
+      .request()
+      .post('/api/v1/suggestions')
+      .set('X-API-Key', t.write)
+      .send({
+        content: 'Longer hours on Sundays',
+        customer_name: 'Ana Lima',
+        customer_email: 'ana@example.test',
+        location_id: location.id,
+      })
+      .expect(201);
+    const id = created.body.id as string;
+    await ctx
+      .request()
+      .post(`/api/v1/suggestions/${id}/comments`)
+      .set('X-API-Key', t.write)
+      .send({ content: 'We will try it in May' })
+      .expect(201);
+    await ctx
+      .request()
+      .patch(`/api/v1/suggestions/${id}`)
+      .set('X-API-Key', t.write)
+      .send({ status: 'reviewing' })
+      .expect(200);
+    const res = await withSession(t.member.token).get(pageOf(t, id));
+    expectPage(res, 200);
+    for (const text of [
+      'Longer hours on Sundays',
+      'Ana Lima',
+      'ana@example.test',
+      'Harbour kiosk',
+      'We will try it in May',
+    ]) {
+      expect(res.text).toContain(text);
+    }
+    expect(res.text).toMatch(/status: pending → reviewing/);
+    expect(res.text).toContain('by API key Zapier sync');
+  });
+
+  it('When a member saves the status, then the API reads it; a priority or visibility change or a review is refused', async () => {
+    const t = await buildTeam(ctx.db);
+    const s = await buildSuggestion(ctx.db, t.business.id, { content: 'Quieter music' });
+    const agent = withSession(t.member.token);
+    const page = await agent.get(pageOf(t, s.id));
+    expect(page.text).toContain('id="change-status"');
+    expect(page.text).not.toContain('id="change-priority"');
+    const saved = await post(agent, pageOf(t, s.id), pageOf(t, s.id), { status: 'completed' });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.location).toBe(`${pageOf(t, s.id)}?saved=changed`);
+    expect((await readJson(t, s.id)).status).toBe('completed');
+    expectPage(await post(agent, pageOf(t, s.id), pageOf(t, s.id), { priority: 'high' }), 403);
+    expectPage(await post(agent, pageOf(t, s.id), `${pageOf(t, s.id)}/review`, { review: 'approve' }), 403);
+    expect((await readJson(t, s.id)).priority).toBe('medium');
+  });
+
+  it('When an admin approves a suggestion awaiting review, then it is public and approved; a second decision is a 409 page', async () => {
+    const t = await buildTeam(ctx.db);
+    const s = await buildSuggestion(ctx.db, t.business.id, {
+      content: 'A bike rack',
+      visibility: 'public',
+      reviewState: 'pending',
+    });
+    const agent = withSession(t.admin.token);
+    const page = await agent.get(pageOf(t, s.id));
+    expect(page.text).toContain('Awaiting review');
+    const approved = await post(agent, pageOf(t, s.id), `${pageOf(t, s.id)}/review`, { review: 'approve' });
+    expect(approved.status).toBe(303);
+    const json = await ctx
+      .request()
+      .get(`/businesses/${t.business.id}/suggestions/${s.id}`)
+      .set('Authorization', `Bearer ${t.ownerToken}`);
+    expect(json.body).toMatchObject({ visibility: 'public', review_state: 'approved' });
+    const again = await post(agent, pageOf(t, s.id), `${pageOf(t, s.id)}/review`, { review: 'reject' });
+    expectPage(again, 409);
+    expect(again.text).toContain('Suggestion is not awaiting review');
+    const bad = await post(agent, pageOf(t, s.id), pageOf(t, s.id), { status: 'lost' });
+    expectPage(bad, 400);
+    expect(bad.text).toMatch(/id="change-status"[^>]*aria-invalid="true"/);
+  });
+
+  it('When a member comments, then the comment is listed by the API; an empty one comes back marked', async () => {
+    const t = await buildTeam(ctx.db);
+    const s = await buildSuggestion(ctx.db, t.business.id, { content: 'Quieter music' });
+    const agent = withSession(t.member.token);
+    const added = await post(agent, pageOf(t, s.id), `${pageOf(t, s.id)}/comments`, { content: 'Agreed, too loud' });
+    expect(added.status).toBe(303);
+    const comments = await ctx.request().get(`/api/v1/suggestions/${s.id}/comments`).set('X-API-Key', t.read);
+    expect((comments.body.data as { content: string }[]).map((c) => c.content)).toEqual(['Agreed, too loud']);
+    const empty = await post(agent, pageOf(t, s.id), `${pageOf(t, s.id)}/comments`, { content: '   ' });
+    expectPage(empty, 400);
+    expect(empty.text).toMatch(/id="comment-content"[^>]*aria-invalid="true"/);
+  });
+
+  it("When someone opens or changes another business's suggestion, then it is refused; an unknown one is a 404 page", async () => {
+    const t = await buildTeam(ctx.db);
+    const other = await buildTeam(ctx.db);
+    const theirs = await buildSuggestion(ctx.db, other.business.id, { content: 'Theirs' });
+    const agent = withSession(t.ownerToken);
+    expectPage(await agent.get(pageOf(other, theirs.id)), 403);
+    expectPage(await agent.get(pageOf(t, theirs.id)), 404);
+    expectPage(await agent.get(pageOf(t, 'not-an-id')), 404);
+    const into = await post(agent, `/app/b/${t.business.id}`, pageOf(t, theirs.id), { status: 'rejected' });
+    expectPage(into, 404);
+    expect((await readJson(other, theirs.id)).status).toBe('pending');
   });
 });
