@@ -10,7 +10,7 @@ import { createApp } from '../../src/app.js';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
-import { buildApiKey, buildQrCode, buildSuggestion } from '../support/factories.js';
+import { buildApiKey, buildIssue, buildQrCode, buildSuggestion } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -165,6 +165,31 @@ describe.each([
 
       await publicPage.reload();
       expect(await publicPage.content()).toContain('A rack for bicycles');
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title('When the owner opens Issues, assigns an issue to themself and resolves it, then the page shows it resolved'),
+    async () => {
+      const { business, owner, context, page } = await ownerSignedIn(javaScript);
+      await buildIssue(ctx.db, business.id, { title: 'The card reader declines taps' });
+      await page.getByRole('link', { name: 'Issues' }).click();
+      await page.waitForLoadState();
+      await check(page, 'issues');
+      await page.getByRole('link', { name: 'The card reader declines taps' }).click();
+      await page.waitForLoadState();
+      await page.getByLabel('Assignee').selectOption(owner.id);
+      await page.getByRole('button', { name: 'Save the changes' }).click();
+      await page.waitForLoadState();
+      expect(await page.locator('#current-status').textContent()).toBe('assigned');
+      await page.getByLabel('Status').selectOption('resolved');
+      await page.getByRole('button', { name: 'Save the changes' }).click();
+      await page.waitForLoadState();
+      expect(await page.locator('#current-status').textContent()).toBe('resolved');
+      expect(await page.locator('#current-resolved').textContent()).toMatch(/UTC$/);
+      await check(page, 'issue');
       await context.close();
     },
     60_000,

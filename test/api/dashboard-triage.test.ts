@@ -2,7 +2,7 @@ import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { formTokenIn } from '../support/dashboard.js';
-import { buildLocation, buildSuggestion, buildTeam } from '../support/factories.js';
+import { buildIssue, buildLocation, buildSuggestion, buildTeam } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -312,5 +312,79 @@ describe("a suggestion's page", () => {
     const into = await post(agent, `/app/b/${t.business.id}`, pageOf(t, theirs.id), { status: 'rejected' });
     expectPage(into, 404);
     expect((await readJson(other, theirs.id)).status).toBe('pending');
+  });
+});
+
+describe('issues', () => {
+  const list = (t: Team) => `/app/b/${t.business.id}/issues`;
+  const pageOf = (t: Team, id: string) => `${list(t)}/${id}`;
+  const issueJson = async (t: Team, id: string) =>
+    (await ctx.request().get(`/api/v1/issues/${id}`).set('X-API-Key', t.read)).body as {
+      status: string;
+      priority: string;
+      assignee_id: string | null;
+      resolved_at: string | null;
+    };
+
+  it('When the issues are listed and filtered, then the page shows what the API list shows', async () => {
+    const t = await buildTeam(ctx.db);
+    await buildIssue(ctx.db, t.business.id, { title: 'Broken tap', priority: 'high' });
+    await buildIssue(ctx.db, t.business.id, { title: 'Wobbly table', priority: 'low' });
+    const all = await withSession(t.member.token).get(list(t));
+    expectPage(all, 200);
+    expect(all.text).toMatch(/id="issues-total">2</);
+    const high = await withSession(t.member.token).get(list(t)).query({ priority: 'high' });
+    expect(high.text).toContain('Broken tap');
+    expect(high.text).not.toContain('Wobbly table');
+    const bad = await withSession(t.member.token).get(list(t)).query({ assignee_id: 'someone' });
+    expectPage(bad, 400);
+    expect(bad.text).toMatch(/id="filter-assignee_id"[^>]*aria-invalid="true"/);
+  });
+
+  it('When an admin assigns an issue and resolves it, then the API reads the assignee and resolved_at', async () => {
+    const t = await buildTeam(ctx.db);
+    const issue = await buildIssue(ctx.db, t.business.id, { title: 'Broken tap' });
+    const agent = withSession(t.admin.token);
+    const assigned = await post(agent, pageOf(t, issue.id), pageOf(t, issue.id), { assignee_id: t.member.id });
+    expect(assigned.status, assigned.text.slice(0, 300)).toBe(303);
+    expect(await issueJson(t, issue.id)).toMatchObject({ assignee_id: t.member.id, status: 'assigned' });
+    const resolved = await post(agent, pageOf(t, issue.id), pageOf(t, issue.id), { status: 'resolved' });
+    expect(resolved.status).toBe(303);
+    expect((await issueJson(t, issue.id)).resolved_at).not.toBeNull();
+    const page = await agent.get(pageOf(t, issue.id));
+    expect(page.text).toMatch(/id="current-status">resolved</);
+    const outsider = await buildTeam(ctx.db);
+    const wrong = await post(agent, pageOf(t, issue.id), pageOf(t, issue.id), { assignee_id: outsider.member.id });
+    expectPage(wrong, 400);
+    expect(wrong.text).toMatch(/id="change-assignee_id"[^>]*aria-invalid="true"/);
+  });
+
+  it('When a member changes the status and comments, then both are saved; assigning is refused as on the API', async () => {
+    const t = await buildTeam(ctx.db);
+    const issue = await buildIssue(ctx.db, t.business.id, { title: 'Broken tap' });
+    const agent = withSession(t.member.token);
+    const page = await agent.get(pageOf(t, issue.id));
+    expect(page.text).not.toContain('id="change-assignee_id"');
+    expect((await post(agent, pageOf(t, issue.id), pageOf(t, issue.id), { status: 'in_progress' })).status).toBe(303);
+    expect((await issueJson(t, issue.id)).status).toBe('in_progress');
+    const assign = await post(agent, pageOf(t, issue.id), pageOf(t, issue.id), { assignee_id: t.member.id });
+    expectPage(assign, 403);
+    expect((await issueJson(t, issue.id)).assignee_id).toBeNull();
+    const commented = await post(agent, pageOf(t, issue.id), `${pageOf(t, issue.id)}/comments`, {
+      content: 'Plumber called',
+    });
+    expect(commented.status).toBe(303);
+    expect((await agent.get(pageOf(t, issue.id))).text).toContain('Plumber called');
+    const empty = await post(agent, pageOf(t, issue.id), `${pageOf(t, issue.id)}/comments`, { content: '' });
+    expectPage(empty, 400);
+    expect(empty.text).toMatch(/id="comment-content"[^>]*aria-invalid="true"/);
+  });
+
+  it("When someone opens another business's issue, then it is refused", async () => {
+    const t = await buildTeam(ctx.db);
+    const other = await buildTeam(ctx.db);
+    const theirs = await buildIssue(ctx.db, other.business.id, { title: 'Theirs' });
+    expectPage(await withSession(t.ownerToken).get(pageOf(other, theirs.id)), 403);
+    expectPage(await withSession(t.ownerToken).get(pageOf(t, theirs.id)), 404);
   });
 });
