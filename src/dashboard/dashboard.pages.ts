@@ -7,6 +7,7 @@ import { homePages } from './dashboard.home.js';
 import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { issuePages } from './dashboard.issues.js';
+import { qrCodePages } from './dashboard.qr-codes.js';
 import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { suggestionPages } from './dashboard.suggestion.js';
@@ -74,6 +75,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(homePages(services));
   router.use(suggestionPages(services));
   router.use(issuePages(services));
+  router.use(qrCodePages(services));
   router.use(settingsPages(services));
   router.use(integrationPages(services));
   router.use(teamPages(services));

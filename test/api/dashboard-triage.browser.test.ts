@@ -194,4 +194,38 @@ describe.each([
     },
     60_000,
   );
+
+  it.skipIf(!hasChromium)(
+    title(
+      'When the owner creates a QR code, downloads its PNG, opens its print sheet and deactivates it, then each works',
+    ),
+    async () => {
+      const { context, page } = await ownerSignedIn(javaScript);
+      await page.getByRole('link', { name: 'QR codes' }).click();
+      await page.waitForLoadState();
+      await page.getByLabel('Label').fill('Terrace, table 4');
+      await page.getByRole('button', { name: 'Create the QR code' }).click();
+      await page.waitForLoadState();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('The QR code is created.');
+      expect(await page.locator('.scans').first().textContent()).toBe('0 scans in the last 30 days');
+      await check(page, 'QR codes');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download PNG of Terrace, table 4' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^qr-\w+\.png$/);
+      await page.getByRole('link', { name: 'Print sheet of Terrace, table 4' }).click();
+      await page.waitForLoadState();
+      expect(
+        await page.locator('.sheet-code').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBe(256);
+      await check(page, 'print sheet');
+      await page.goBack();
+      await page.getByRole('button', { name: 'Deactivate Terrace, table 4' }).click();
+      await page.waitForLoadState();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('deactivated');
+      await context.close();
+    },
+    60_000,
+  );
 });

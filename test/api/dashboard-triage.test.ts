@@ -1,8 +1,9 @@
+import QRCode from 'qrcode';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { formTokenIn } from '../support/dashboard.js';
-import { buildIssue, buildLocation, buildSuggestion, buildTeam } from '../support/factories.js';
+import { buildIssue, buildLocation, buildQrCode, buildSuggestion, buildTeam } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -386,5 +387,96 @@ describe('issues', () => {
     const theirs = await buildIssue(ctx.db, other.business.id, { title: 'Theirs' });
     expectPage(await withSession(t.ownerToken).get(pageOf(other, theirs.id)), 403);
     expectPage(await withSession(t.ownerToken).get(pageOf(t, theirs.id)), 404);
+  });
+});
+
+describe('QR codes', () => {
+  const list = (t: Team) => `/app/b/${t.business.id}/qr-codes`;
+  const codesJson = async (t: Team) =>
+    (await ctx.request().get(`/businesses/${t.business.id}/qr-codes`).set('Authorization', `Bearer ${t.ownerToken}`))
+      .body as { data: { id: string; label: string; active: boolean; url: string; location_id: string | null }[] };
+
+  /**
+   * The SVG's dark modules, read back from its path (qrcode draws each row's runs: `M x y`, `m dx dy`,
+   * `h n`, in module units with a margin of 2), compared with the matrix of the code for `url`.
+   */
+  function svgShowsCodeFor(svg: string, url: string): boolean {
+    const { size, data } = QRCode.create(url, { errorCorrectionLevel: 'M' }).modules;
+    const path = /<path stroke="#000000" d="([^"]+)"/.exec(svg)?.[1] ?? '';
+    const dark = new Set<number>();
+    let x = 0;
+    let y = 0;
+    for (const [, op, a, b] of path.matchAll(/([MmhHv])(-?[\d.]+)(?:\s(-?[\d.]+))?/g)) {
+      if (op === 'M') [x, y] = [Number(a), Number(b)];
+      else if (op === 'm') [x, y] = [x + Number(a), y + Number(b)];
+      else if (op === 'h') {
+        for (let i = 0; i < Number(a); i++) dark.add((Math.floor(y) - 2) * size + (x + i - 2));
+        x += Number(a);
+      }
+    }
+    return data.every((module, index) => Boolean(module) === dark.has(index)) && dark.size > 0;
+  }
+
+  it('When an admin creates a code for a location, then the API lists it and the page shows its scans; its PNG is the code of its URL', async () => {
+    const t = await buildTeam(ctx.db);
+    const location = await buildLocation(ctx.db, t.business.id, 'Harbour kiosk');
+    const agent = withSession(t.admin.token);
+    const created = await post(agent, list(t), list(t), { label: 'Counter', location_id: location.id });
+    expect(created.status, created.text.slice(0, 300)).toBe(303);
+    const [code] = (await codesJson(t)).data;
+    expect(code).toMatchObject({ label: 'Counter', location_id: location.id, active: true });
+    const page = await agent.get(list(t));
+    expectPage(page, 200);
+    expect(page.text).toContain('0 scans in the last 30 days');
+    expect(page.text).toContain('Harbour kiosk');
+    const png = await agent.get(`${list(t)}/${code!.id}/code.png?download=1`).buffer(true);
+    expect(png.status).toBe(200);
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.headers['content-disposition']).toMatch(/^attachment; filename="?qr-\w+\.png/);
+    const body = png.body as Buffer;
+    expect(body.subarray(1, 4).toString()).toBe('PNG');
+    expect(body.readUInt32BE(16)).toBe(1024); // IHDR width: large enough to print
+    const svg = await agent.get(`${list(t)}/${code!.id}/code.svg`).buffer(true);
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    const text = (svg.body as Buffer).toString();
+    expect(svgShowsCodeFor(text, code!.url)).toBe(true);
+    expect(svgShowsCodeFor(text, `${code!.url}x`)).toBe(false);
+    const print = await agent.get(`${list(t)}/${code!.id}/print`);
+    expectPage(print, 200);
+    expect(print.text).toContain(code!.url);
+    expect(print.text).toContain(t.business.name);
+  });
+
+  it('When an admin deactivates a code, then the API reads it inactive; a member may not, nor create one', async () => {
+    const t = await buildTeam(ctx.db);
+    const qr = await buildQrCode(ctx.db, t.business.id, { label: 'Door' });
+    const member = withSession(t.member.token);
+    const page = await member.get(list(t));
+    expect(page.text).not.toContain('Create the QR code');
+    expect(page.text).not.toContain('/deactivate"');
+    expectPage(await post(member, list(t), `${list(t)}/${qr.id}/deactivate`, {}), 403);
+    expectPage(await post(member, list(t), list(t), { label: 'Mine' }), 403);
+    expect((await codesJson(t)).data).toHaveLength(1);
+    const admin = withSession(t.admin.token);
+    expect((await post(admin, list(t), `${list(t)}/${qr.id}/deactivate`, {})).status).toBe(303);
+    expect((await codesJson(t)).data[0]!.active).toBe(false);
+  });
+
+  it("When the label is empty or the location another business's, then the form comes back marked; another business's codes are refused", async () => {
+    const t = await buildTeam(ctx.db);
+    const other = await buildTeam(ctx.db);
+    const theirPlace = await buildLocation(ctx.db, other.business.id, 'Elsewhere');
+    const agent = withSession(t.ownerToken);
+    const empty = await post(agent, list(t), list(t), { label: '  ' });
+    expectPage(empty, 400);
+    expect(empty.text).toMatch(/id="qr-label"[^>]*aria-invalid="true"/);
+    const foreign = await post(agent, list(t), list(t), { label: 'Door', location_id: theirPlace.id });
+    expectPage(foreign, 400);
+    expect(foreign.text).toMatch(/id="qr-location"[^>]*aria-invalid="true"/);
+    expect((await codesJson(t)).data).toHaveLength(0);
+    const theirs = await buildQrCode(ctx.db, other.business.id);
+    expectPage(await agent.get(`${list(other)}`), 403);
+    expect((await agent.get(`${list(t)}/${theirs.id}/code.png`)).status).toBe(404);
+    expectPage(await post(agent, list(t), `${list(t)}/${theirs.id}/deactivate`, {}), 404);
   });
 });
