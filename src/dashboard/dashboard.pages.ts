@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { serviceUnavailable } from '../errors/http-error.js';
 import type { Services } from '../http/route.js';
+import { analyticsPages } from './dashboard.analytics.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
 import { integrationPages } from './dashboard.integrations.js';
@@ -76,6 +77,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(suggestionPages(services));
   router.use(issuePages(services));
   router.use(qrCodePages(services));
+  router.use(analyticsPages(services));
   router.use(settingsPages(services));
   router.use(integrationPages(services));
   router.use(teamPages(services));

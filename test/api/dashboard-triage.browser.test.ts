@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,10 @@ const ctx = useTestApp();
 /** Debian's package, as in the dashboard's other browser test; playwright-core never downloads a browser. */
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
+/** Screenshots: to test/artifacts (git-ignored), or to docs/images with UPDATE_SCREENSHOTS=1. */
+const SCREENSHOTS = fileURLToPath(
+  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
+);
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -42,6 +47,7 @@ beforeAll(async () => {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
+  mkdirSync(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
@@ -92,6 +98,13 @@ describe.each([
 ])('triage in a browser, JavaScript %s', (_label, javaScript) => {
   /** axe runs as a script: with JavaScript off the same pages were checked in the run with it on. */
   const check = (page: Page, state: string) => (javaScript ? expectAccessible(page, state) : Promise.resolve());
+  /** A desktop screenshot for the README, taken in the run with JavaScript on. */
+  const shoot = async (page: Page, name: string) => {
+    if (!javaScript) return;
+    await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
+  };
 
   it.skipIf(!hasChromium)(
     title('When the owner changes the status of two suggestions at once, then the API and the event feed see it'),
@@ -112,6 +125,7 @@ describe.each([
         .poll(() => page.getByRole('status').textContent())
         .toContain('The selected suggestions are changed.');
       await check(page, 'inbox after a change');
+      await shoot(page, 'dashboard-inbox');
 
       const read = async (id: string) =>
         ((await ctx.request().get(`/api/v1/suggestions/${id}`).set('X-API-Key', key.key)).body as { status: string })
@@ -224,6 +238,28 @@ describe.each([
       await page.getByRole('button', { name: 'Deactivate Terrace, table 4' }).click();
       await page.waitForLoadState();
       await expect.poll(() => page.getByRole('status').textContent()).toContain('deactivated');
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title(
+      'When the owner opens Analytics, then its SVG charts are drawn with their tables, and nothing comes from another host',
+    ),
+    async () => {
+      const { business, context, page } = await ownerSignedIn(javaScript);
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      await buildSuggestion(ctx.db, business.id, { sentiment: 'positive' });
+      await page.getByRole('link', { name: 'Analytics' }).click();
+      await page.waitForLoadState();
+      expect(await page.locator('svg.bars[role="img"]').count()).toBe(3);
+      expect(await page.locator('#chart-sentiment svg rect').count()).toBe(3);
+      expect(await page.locator('#chart-sentiment table tbody tr').count()).toBe(3);
+      expect(requested.every((url) => url.startsWith(base))).toBe(true);
+      await check(page, 'analytics');
+      await shoot(page, 'dashboard-analytics');
       await context.close();
     },
     60_000,

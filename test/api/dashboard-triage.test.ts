@@ -480,3 +480,52 @@ describe('QR codes', () => {
     expectPage(await post(agent, list(t), `${list(t)}/${theirs.id}/deactivate`, {}), 404);
   });
 });
+
+describe('analytics', () => {
+  const analytics = (t: Team) => `/app/b/${t.business.id}/analytics`;
+  /** The table rows of one chart's section, as [label, ...numbers]. */
+  function tableOf(html: string, id: string): string[][] {
+    const section = html.slice(html.indexOf(`id="chart-${id}"`));
+    const table = section.slice(section.indexOf('<tbody>'), section.indexOf('</tbody>'));
+    return [...table.matchAll(/<tr><th scope="row">([^<]*)<\/th>(.*?)<\/tr>/g)].map(([, label, cells]) => [
+      label!,
+      ...[...cells!.matchAll(/<td>(\d+)<\/td>/g)].map((m) => m[1]!),
+    ]);
+  }
+
+  it('When a member opens Analytics, then each chart is an SVG with its numbers in a table, as the overview counts them', async () => {
+    const t = await buildTeam(ctx.db);
+    const location = await buildLocation(ctx.db, t.business.id, 'Harbour kiosk');
+    await buildSuggestion(ctx.db, t.business.id, { sentiment: 'positive', status: 'completed' });
+    await buildSuggestion(ctx.db, t.business.id, { sentiment: 'positive' });
+    await buildSuggestion(ctx.db, t.business.id, { sentiment: 'negative', locationId: location.id });
+    await buildIssue(ctx.db, t.business.id, { title: 'Broken tap' });
+    const res = await withSession(t.member.token).get(analytics(t));
+    expectPage(res, 200);
+    expect(res.text.match(/<svg class="bars"[^>]*role="img"/g)).toHaveLength(3);
+    expect(tableOf(res.text, 'sentiment')).toEqual([
+      ['Positive', '2'],
+      ['Neutral', '0'],
+      ['Negative', '1'],
+    ]);
+    expect(tableOf(res.text, 'funnel')).toEqual([
+      ['Pending', '2'],
+      ['Reviewing', '0'],
+      ['In progress', '0'],
+      ['Completed', '1'],
+      ['Rejected', '0'],
+    ]);
+    const weeks = tableOf(res.text, 'over-time');
+    expect(weeks).toHaveLength(12);
+    expect(weeks.at(-1)!.slice(1)).toEqual(['3', '1']);
+    expect(weeks.slice(0, -1).every((row) => row[1] === '0' && row[2] === '0')).toBe(true);
+    // No page figures yet: the per-location chart says so rather than drawing nothing.
+    expect(res.text).toMatch(/id="chart-locations"[\s\S]*?Nothing to show yet\./);
+  });
+
+  it("When someone opens another business's Analytics, then it is refused", async () => {
+    const t = await buildTeam(ctx.db);
+    const other = await buildTeam(ctx.db);
+    expectPage(await withSession(t.ownerToken).get(analytics(other)), 403);
+  });
+});
