@@ -1,10 +1,13 @@
 import express, { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import { authorize } from '../auth/authorize.js';
 import { badRequest, HttpError } from '../errors/http-error.js';
 import { cachedList } from '../http/cached-list.js';
 import { envelopeOf, listRequest } from '../http/params.js';
 import type { Services } from '../http/route.js';
-import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES, uuid } from '../shared/schemas.js';
+import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES, uuid, VISIBILITIES, visibility } from '../shared/schemas.js';
+import { getBusiness } from '../businesses/business.service.js';
+import { listLocations } from '../locations/location.service.js';
 import { toSuggestionDashboardResponse } from '../suggestions/suggestion.presenter.js';
 import type { SuggestionDashboard } from '../suggestions/suggestion.responses.js';
 import { listSuggestionsOffsetQuery, updateSuggestionBody } from '../suggestions/suggestion.schemas.js';
@@ -16,7 +19,16 @@ import type { FieldErrors } from './dashboard.views.js';
 
 /** The inbox's filters and paging: the business family's list parameters, by the same names. */
 const QUERY_FIELDS = ['status', 'priority', 'sentiment', 'q', 'limit', 'offset'] as const;
-type InboxValues = Partial<Record<(typeof QUERY_FIELDS)[number], string>>;
+/** The inbox's own filters, beyond the list's API: the listing filters on the rows for them. */
+const INBOX_FIELDS = ['location_id', 'visibility', 'review'] as const;
+type InboxValues = Partial<Record<(typeof QUERY_FIELDS)[number] | (typeof INBOX_FIELDS)[number], string>>;
+
+const inboxFilters = z.strictObject({
+  location_id: uuid.optional(),
+  visibility: visibility.optional(),
+  /** Awaiting review: public suggestions held until approved (Approval required). */
+  review: z.enum(['pending']).optional(),
+});
 
 const FILTER_LABELS: Record<string, string> = {
   status: 'The status',
@@ -25,6 +37,9 @@ const FILTER_LABELS: Record<string, string> = {
   q: 'The search',
   limit: 'The page size',
   offset: 'The position',
+  location_id: 'The location',
+  visibility: 'The visibility',
+  review: 'The review',
 };
 
 /** The bulk form: up to a page of suggestions (the list's largest `limit`), and what to change. */
@@ -49,7 +64,7 @@ export function age(iso: string, now = Date.now()): string {
 /** The query's values the inbox knows, as typed (an empty one is no filter). */
 function inboxValues(req: Request): InboxValues {
   const values: InboxValues = {};
-  for (const name of QUERY_FIELDS) {
+  for (const name of [...QUERY_FIELDS, ...INBOX_FIELDS]) {
     const value = req.query[name];
     if (typeof value === 'string' && value.trim() !== '') values[name] = value;
   }
@@ -69,6 +84,9 @@ export interface InboxView {
   priorities: readonly string[];
   sentiments: readonly string[];
   canPriority: boolean;
+  locations: { id: string; name: string }[];
+  visibilities: readonly string[];
+  offerReview: boolean;
   saved?: string;
   bulkErrors: FieldErrors;
 }
@@ -85,7 +103,8 @@ function pageHref(businessId: string, values: InboxValues, offset: number): stri
 /**
  * The inbox: the business family's suggestion list with the same parameters, read through the same
  * cache entry as GET /businesses/:id/suggestions (same key, same build), so never staler than the API.
- * A malformed filter is the 400 of that route, shown with its field marked.
+ * A malformed filter is the 400 of that route, shown with its field marked. The inbox's own filters
+ * (location, visibility, awaiting review) go to the same listing, under their own cache key.
  */
 export async function inboxView(
   services: Services,
@@ -96,9 +115,19 @@ export async function inboxView(
   const { principal } = member;
   authorize(principal, 'read');
   const values = inboxValues(req);
-  const parsed = parseForm(listSuggestionsOffsetQuery, values, FILTER_LABELS);
+  const { location_id, visibility: shown, review, ...listValues } = values;
+  const parsed = parseForm(listSuggestionsOffsetQuery, listValues, FILTER_LABELS);
+  const own = parseForm(inboxFilters, { location_id, visibility: shown, review }, FILTER_LABELS);
+  const [business, locations] = await Promise.all([
+    getBusiness(services.db.pool, principal.businessId),
+    listLocations(services.db.pool, principal.businessId, { sort: 'name', order: 'asc', limit: 100, offset: 0 }),
+  ]);
   const base = {
     values,
+    locations: locations.rows.map((l) => ({ id: l.id, name: l.name })),
+    visibilities: VISIBILITIES,
+    // The review filter is offered where reviews happen, and kept while it is set.
+    offerReview: business.approval_required || review !== undefined,
     statuses: SUGGESTION_STATUSES,
     priorities: PRIORITIES,
     sentiments: SENTIMENTS,
@@ -106,19 +135,20 @@ export async function inboxView(
     saved: typeof req.query.saved === 'string' ? SAVED[req.query.saved] : undefined,
     bulkErrors,
   };
-  if (!parsed.ok)
-    return { status: 400, inbox: { ...base, errors: parsed.errors, rows: [], total: 0, limit: 0, offset: 0 } };
+  if (!parsed.ok || !own.ok) {
+    const errors = { ...(parsed.ok ? {} : parsed.errors), ...(own.ok ? {} : own.errors) };
+    return { status: 400, inbox: { ...base, errors, rows: [], total: 0, limit: 0, offset: 0 } };
+  }
   const query = parsed.data;
-  const reply = await cachedList(
-    services.lists,
-    principal,
-    `business suggestions ${JSON.stringify(query)}`,
-    async () => {
-      const { page, filter } = listRequest(query);
-      const result = await listSuggestions(services.db.pool, principal.businessId, filter, page);
-      return envelopeOf(query, result.rows.map(toSuggestionDashboardResponse), result.total);
-    },
-  );
+  const extra = { locationId: own.data.location_id, visibility: own.data.visibility, reviewState: own.data.review };
+  const hasExtra = Object.values(extra).some((value) => value !== undefined);
+  // Without the inbox's own filters, the very entry GET /businesses/:id/suggestions keeps for this query.
+  const key = `business suggestions ${JSON.stringify(query)}${hasExtra ? ` inbox ${JSON.stringify(extra)}` : ''}`;
+  const reply = await cachedList(services.lists, principal, key, async () => {
+    const { page, filter } = listRequest(query);
+    const result = await listSuggestions(services.db.pool, principal.businessId, { ...filter, ...extra }, page);
+    return envelopeOf(query, result.rows.map(toSuggestionDashboardResponse), result.total);
+  });
   const body = (
     reply.kind === 'media' ? JSON.parse(reply.body.toString()) : reply.kind === 'json' ? reply.body : null
   ) as { data: SuggestionDashboard[]; total: number; limit: number; offset: number };

@@ -103,6 +103,42 @@ describe('the inbox', () => {
     expect(paging.text).toContain('The page size');
   });
 
+  it('When the inbox is filtered by location, visibility or awaiting review, then only those show, with their exact total', async () => {
+    const t = await buildTeam(ctx.db);
+    const kiosk = await buildLocation(ctx.db, t.business.id, 'Harbour kiosk');
+    await buildSuggestion(ctx.db, t.business.id, { content: 'At the kiosk', locationId: kiosk.id });
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Shown to all', visibility: 'public' });
+    await buildSuggestion(ctx.db, t.business.id, {
+      content: 'Held back',
+      visibility: 'public',
+      reviewState: 'pending',
+    });
+    const agent = withSession(t.member.token);
+    const before = await agent.get(home(t));
+    expect(before.text).not.toContain('id="filter-review"');
+    const at = await agent.get(home(t)).query({ location_id: kiosk.id });
+    expect(at.text).toMatch(/id="inbox-total">1</);
+    expect(at.text).toContain('At the kiosk');
+    const shown = await agent.get(home(t)).query({ visibility: 'public' });
+    expect(shown.text).toMatch(/id="inbox-total">2</);
+    expect(shown.text).not.toContain('At the kiosk');
+    await ctx
+      .request()
+      .patch(`/businesses/${t.business.id}`)
+      .set('Authorization', `Bearer ${t.ownerToken}`)
+      .send({ approval_required: true })
+      .expect(200);
+    const awaiting = await agent.get(home(t)).query({ review: 'pending' });
+    expectPage(awaiting, 200);
+    expect(awaiting.text).toContain('id="filter-review"');
+    expect(awaiting.text).toMatch(/id="inbox-total">1</);
+    expect(awaiting.text).toContain('Held back');
+    expect(awaiting.text).not.toContain('Shown to all');
+    const bad = await agent.get(home(t)).query({ location_id: 'kiosk' });
+    expectPage(bad, 400);
+    expect(bad.text).toMatch(/id="filter-location_id"[^>]*aria-invalid="true"/);
+  });
+
   it('When there are more suggestions than a page, then paging walks them with limit and offset', async () => {
     const t = await buildTeam(ctx.db);
     for (let i = 0; i < 3; i++) await buildSuggestion(ctx.db, t.business.id, { content: `Idea number ${i}` });
