@@ -15,6 +15,7 @@ const EMBEDDED_ONLY = [
   'test/api/public-page.browser.test.ts',
   'test/lint/**',
   'test/api/dashboard.browser.test.ts',
+  'test/api/dashboard-triage.browser.test.ts',
 ];
 
 export default defineConfig({

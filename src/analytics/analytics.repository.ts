@@ -29,6 +29,29 @@ export async function latestActivity(db: Queryable, businessId: string, limit: n
   return rows;
 }
 
+/** One entity's activity, oldest first, with what each entry recorded (a change's `from` and `to`). */
+export async function entityActivity(
+  db: Queryable,
+  businessId: string,
+  entityType: string,
+  entityId: string,
+  limit: number,
+): Promise<(ActivityRow & { data: Record<string, unknown> })[]> {
+  const { rows } = await db.query<ActivityRow & { data: Record<string, unknown> }>(
+    /* sql */ `
+    SELECT a.id, a.type, a.entity_type, a.entity_id, a.actor_user_id, u.name AS actor_name,
+           a.actor_api_key_id, k.name AS actor_api_key_name, a.actor_qr_code_id, a.data, a.created_at
+    FROM activity a
+    LEFT JOIN users u ON u.id = a.actor_user_id
+    LEFT JOIN api_keys k ON k.id = a.actor_api_key_id
+    WHERE a.business_id = $1 AND a.entity_type = $2 AND a.entity_id = $3
+    ORDER BY a.created_at, a.id
+    LIMIT $4`,
+    [businessId, entityType, entityId, limit],
+  );
+  return rows;
+}
+
 export interface LocationPageRow {
   location_id: string | null;
   name: string | null;

@@ -7,6 +7,7 @@ import {
   type StatusCount,
 } from '../counts/counts.repository.js';
 import {
+  entityActivity,
   latestActivity,
   pageFiguresByLocation,
   type ActivityRow,
@@ -45,4 +46,28 @@ export async function analyticsOverview(pool: pg.Pool, businessId: string): Prom
     pageFiguresByLocation(pool, businessId),
   ]);
   return { suggestions, issues, sentiments, recentSuggestions, recentIssues, activity, page };
+}
+
+/** The most history entries a page shows for one suggestion or issue. */
+export const HISTORY_LIMIT = 200;
+
+/** What happened to one suggestion or issue, oldest first: who did what, and each change's values. */
+export function entityHistory(pool: pg.Pool, businessId: string, entityType: 'suggestion' | 'issue', entityId: string) {
+  return entityActivity(pool, businessId, entityType, entityId, HISTORY_LIMIT);
+}
+
+/** Suggestions and issues created in each of the last `weeks` weeks, oldest first, from the counters. */
+export async function createdPerWeek(pool: pg.Pool, businessId: string, weeks: number, now = Date.now()) {
+  // Bounds from the oldest week's start to the newest's; each week is the difference of two counts.
+  const bounds = Array.from({ length: weeks }, (_, i) => new Date(now - (weeks - i) * 7 * DAY_MS));
+  const [suggestions, issues] = await Promise.all([
+    countCreatedSince(pool, 'suggestion', businessId, bounds, { inclusive: true }),
+    countCreatedSince(pool, 'issue', businessId, bounds, { inclusive: true }),
+  ]);
+  const perWeek = (since: number[]) => since.map((count, i) => count - (since[i + 1] ?? 0));
+  return bounds.map((start, i) => ({
+    start,
+    suggestions: perWeek(suggestions)[i] ?? 0,
+    issues: perWeek(issues)[i] ?? 0,
+  }));
 }

@@ -1,11 +1,12 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { analyticsOverview, type Overview } from '../analytics/analytics.service.js';
 import { authorize } from '../auth/authorize.js';
 import type { Services } from '../http/route.js';
 import { ISSUE_STATUSES, SUGGESTION_STATUSES } from '../shared/schemas.js';
 import { memberFrame, memberOf, requireMember, requireSession, signedInOf, userFrame } from './dashboard.access.js';
+import { inboxPages, inboxView } from './dashboard.inbox.js';
 import { BASE_PATH } from './dashboard.session.js';
-import { sendView } from './dashboard.views.js';
+import { sendView, type FieldErrors } from './dashboard.views.js';
 
 const LABELS: Record<string, string> = {
   pending: 'Pending',
@@ -62,12 +63,21 @@ export function homePages(services: Services): Router {
 
   router.get('/businesses', requireSession(pool), (_req, res) => chooser(res));
 
-  router.get('/b/:business_id', requireMember(pool), async (_req, res) => {
+  /** The home: the overview's counts, then the inbox. */
+  const renderHome = async (req: Request, res: Response, status: number, bulkErrors: FieldErrors = {}) => {
     const member = memberOf(res);
     authorize(member.principal, 'read');
     const overview = await analyticsOverview(pool, member.principal.businessId);
-    sendView(res, 200, 'home', { ...memberFrame(member, 'Home', 'home'), ...homeView(overview) });
-  });
+    const inbox = await inboxView(services, member, req, bulkErrors);
+    sendView(res, status === 200 ? inbox.status : status, 'home', {
+      ...memberFrame(member, 'Home', 'home'),
+      ...homeView(overview),
+      inbox: inbox.inbox,
+    });
+  };
+
+  router.get('/b/:business_id', requireMember(pool), (req, res) => renderHome(req, res, 200));
+  router.use(inboxPages(services, renderHome));
 
   return router;
 }

@@ -23,6 +23,10 @@ export interface SuggestionFilter extends ListFilter {
   status?: SuggestionStatus;
   priority?: Priority;
   sentiment?: Sentiment;
+  /** The dashboard's inbox only (the API's lists do not offer these): counted on the rows. */
+  visibility?: Visibility;
+  reviewState?: ReviewState;
+  locationId?: string;
 }
 
 const SORT_COLUMNS = {
@@ -41,6 +45,9 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     status: ['status = ?', 'key'],
     priority: ['priority = ?', 'key'],
     sentiment: ['sentiment = ?', 'key'],
+    visibility: ['visibility = ?', 'rows'],
+    reviewState: ['review_state = ?', 'rows'],
+    locationId: ['location_id = ?', 'rows'],
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,

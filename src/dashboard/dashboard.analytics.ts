@@ -1,0 +1,140 @@
+import { Router } from 'express';
+import { analyticsOverview, createdPerWeek } from '../analytics/analytics.service.js';
+import { authorize } from '../auth/authorize.js';
+import type { Services } from '../http/route.js';
+import { SENTIMENTS, SUGGESTION_STATUSES } from '../shared/schemas.js';
+import { memberFrame, memberOf, requireMember } from './dashboard.access.js';
+import { sendView } from './dashboard.views.js';
+
+const WEEKS = 12;
+/** The series' fills: dark enough against white to tell apart (3:1 at least) without the table. */
+const FILLS = ['#1f5fa8', '#b3541e'];
+
+/** A chart's drawing: a label per group, one value per series, everything sized here. */
+export interface BarChart {
+  id: string;
+  title: string;
+  /** What the table's first column holds. */
+  groupLabel: string;
+  series: { name: string; fill: string }[];
+  groups: { label: string; values: number[] }[];
+}
+
+const WIDTH = 640;
+const HEIGHT = 240;
+const PLOT = { left: 40, right: 10, top: 10, bottom: 40 };
+
+/**
+ * A grouped bar chart as SVG geometry: bars, the scale's ticks and the group labels, in a 640x240
+ * viewBox that scales to the page's width. Its numbers are also in the table beside it.
+ */
+export function drawBars(chart: BarChart) {
+  const max = Math.max(1, ...chart.groups.flatMap((g) => g.values));
+  const step = Math.max(1, Math.ceil(max / 4));
+  const top = step * Math.ceil(max / step);
+  const plotWidth = WIDTH - PLOT.left - PLOT.right;
+  const plotHeight = HEIGHT - PLOT.top - PLOT.bottom;
+  const groupWidth = plotWidth / Math.max(1, chart.groups.length);
+  const barWidth = (groupWidth * 0.8) / chart.series.length;
+  const y = (value: number) => PLOT.top + plotHeight - (value / top) * plotHeight;
+  return {
+    ...chart,
+    width: WIDTH,
+    height: HEIGHT,
+    baseline: y(0),
+    left: PLOT.left,
+    right: WIDTH - PLOT.right,
+    ticks: Array.from({ length: top / step + 1 }, (_, i) => ({ value: i * step, y: y(i * step) })),
+    labels: chart.groups.map((g, i) => ({
+      text: g.label,
+      x: PLOT.left + groupWidth * (i + 0.5),
+      y: HEIGHT - PLOT.bottom + 16,
+    })),
+    bars: chart.groups.flatMap((g, i) =>
+      g.values.map((value, s) => ({
+        x: PLOT.left + groupWidth * i + groupWidth * 0.1 + barWidth * s,
+        y: y(value),
+        width: barWidth,
+        height: y(0) - y(value),
+        fill: chart.series[s]!.fill,
+      })),
+    ),
+  };
+}
+
+const LABELS: Record<string, string> = {
+  pending: 'Pending',
+  reviewing: 'Reviewing',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  rejected: 'Rejected',
+  positive: 'Positive',
+  neutral: 'Neutral',
+  negative: 'Negative',
+};
+
+/**
+ * Analytics: the overview of GET /businesses/:id/analytics/overview (the same service, `read`), plus
+ * the weekly counts from the same counters, as server-drawn SVG charts each with its numbers in a table.
+ * Nothing is loaded from another host; no script draws anything.
+ */
+export function analyticsPages(services: Services): Router {
+  const router = Router();
+  const pool = services.db.pool;
+
+  router.get('/b/:business_id/analytics', requireMember(pool), async (_req, res) => {
+    const who = memberOf(res);
+    authorize(who.principal, 'read');
+    const { businessId } = who.principal;
+    const [overview, weeks] = await Promise.all([
+      analyticsOverview(pool, businessId),
+      createdPerWeek(pool, businessId, WEEKS),
+    ]);
+    const statusCount = (status: string) => overview.suggestions.find((row) => row.key === status)?.count ?? 0;
+    const charts: BarChart[] = [
+      {
+        id: 'over-time',
+        title: `Suggestions and issues, week by week (last ${WEEKS} weeks)`,
+        groupLabel: 'Week from',
+        series: [
+          { name: 'Suggestions', fill: FILLS[0]! },
+          { name: 'Issues', fill: FILLS[1]! },
+        ],
+        groups: weeks.map((w) => ({ label: w.start.toISOString().slice(5, 10), values: [w.suggestions, w.issues] })),
+      },
+      {
+        id: 'sentiment',
+        title: 'Suggestions by sentiment',
+        groupLabel: 'Sentiment',
+        series: [{ name: 'Suggestions', fill: FILLS[0]! }],
+        groups: SENTIMENTS.map((s) => ({
+          label: LABELS[s] ?? s,
+          values: [overview.sentiments.find((row) => row.sentiment === s)?.count ?? 0],
+        })),
+      },
+      {
+        id: 'locations',
+        title: 'The feedback page per location, last 30 days',
+        groupLabel: 'Location',
+        series: [
+          { name: 'Scans', fill: FILLS[0]! },
+          { name: 'Submissions', fill: FILLS[1]! },
+        ],
+        groups: overview.page.map((row) => ({
+          label: row.name ?? 'No location',
+          values: [row.scans, row.submissions],
+        })),
+      },
+      {
+        id: 'funnel',
+        title: 'Suggestions by status',
+        groupLabel: 'Status',
+        series: [{ name: 'Suggestions', fill: FILLS[0]! }],
+        groups: SUGGESTION_STATUSES.map((s) => ({ label: LABELS[s] ?? s, values: [statusCount(s)] })),
+      },
+    ];
+    sendView(res, 200, 'analytics', { ...memberFrame(who, 'Analytics', 'analytics'), charts: charts.map(drawBars) });
+  });
+
+  return router;
+}

@@ -1,0 +1,267 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Express } from 'express';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
+import { capturingLogger, useTestApp } from '../support/app.js';
+import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
+import { buildApiKey, buildIssue, buildQrCode, buildSuggestion } from '../support/factories.js';
+
+const ctx = useTestApp();
+
+/** Debian's package, as in the dashboard's other browser test; playwright-core never downloads a browser. */
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+/** Screenshots: to test/artifacts (git-ignored), or to docs/images with UPDATE_SCREENSHOTS=1. */
+const SCREENSHOTS = fileURLToPath(
+  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
+);
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+let server: Server;
+let base = '';
+let browser: Browser;
+let limiters: RateLimiters;
+let app: Express;
+
+/** One server for the file, on a real port, whose PUBLIC_BASE_URL is its own address. */
+beforeAll(async () => {
+  if (!hasChromium) return;
+  const { logger } = capturingLogger();
+  limiters = createRateLimiters({ limit: 100_000, failedAuthLimit: 100_000, logger });
+  server = createServer((req, res) => app(req, res));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = createApp({ db: ctx.db, logger, rateLimiters: limiters, config: { PUBLIC_BASE_URL: base } });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  if (!hasChromium) return;
+  await browser.close();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await limiters.close();
+});
+
+/** axe-core on the page as it stands, on a phone and on a desktop: no violation at all. */
+async function expectAccessible(page: Page, state: string) {
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        globalThis as unknown as {
+          axe: { run: () => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+        }
+      ).axe;
+      return (await axe.run()).violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target) }));
+    });
+    expect(violations, `${state} at ${size.width}x${size.height}`).toEqual([]);
+  }
+  await page.setViewportSize(PHONE);
+}
+
+const title = (text: string) => (hasChromium ? text : `${text} (skipped: no Chromium at ${CHROMIUM})`);
+
+/** A new business, its owner signed in through the page, on its home (the inbox). */
+async function ownerSignedIn(javaScriptEnabled: boolean) {
+  const owner = await buildOwnerWithPassword(ctx.db);
+  const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${base}/app/sign-in`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState();
+  expect(new URL(page.url()).pathname).toBe(`/app/b/${owner.business.id}`);
+  return { ...owner, context, page };
+}
+
+describe.each([
+  ['on', true],
+  ['off', false],
+])('triage in a browser, JavaScript %s', (_label, javaScript) => {
+  /** axe runs as a script: with JavaScript off the same pages were checked in the run with it on. */
+  const check = (page: Page, state: string) => (javaScript ? expectAccessible(page, state) : Promise.resolve());
+  /** A desktop screenshot for the README, taken in the run with JavaScript on. */
+  const shoot = async (page: Page, name: string) => {
+    if (!javaScript) return;
+    await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
+  };
+
+  it.skipIf(!hasChromium)(
+    title('When the owner changes the status of two suggestions at once, then the API and the event feed see it'),
+    async () => {
+      const { business, context, page } = await ownerSignedIn(javaScript);
+      const key = await buildApiKey(ctx.db, business.id, { scope: 'read' });
+      const a = await buildSuggestion(ctx.db, business.id, { content: 'Oat milk, please', customerName: 'Ana' });
+      const b = await buildSuggestion(ctx.db, business.id, { content: 'More shade outside' });
+      const c = await buildSuggestion(ctx.db, business.id, { content: 'Leave this one' });
+      await page.reload();
+      await check(page, 'inbox');
+      await page.getByRole('checkbox', { name: 'Oat milk, please' }).check();
+      await page.getByRole('checkbox', { name: 'More shade outside' }).check();
+      await page.getByLabel('New status').selectOption('completed');
+      await page.getByRole('button', { name: 'Change the selected' }).click();
+      await page.waitForLoadState();
+      await expect
+        .poll(() => page.getByRole('status').textContent())
+        .toContain('The selected suggestions are changed.');
+      await check(page, 'inbox after a change');
+      await shoot(page, 'dashboard-inbox');
+
+      const read = async (id: string) =>
+        ((await ctx.request().get(`/api/v1/suggestions/${id}`).set('X-API-Key', key.key)).body as { status: string })
+          .status;
+      expect([await read(a.id), await read(b.id), await read(c.id)]).toEqual(['completed', 'completed', 'pending']);
+      // The feed (bounded retries: on PostgreSQL it lists an event once older transactions have ended).
+      let changed: string[] = [];
+      for (let i = 0; i < 100 && changed.length < 2; i++) {
+        const feed = await ctx.request().get('/api/v1/events').set('X-API-Key', key.key).query({ limit: 100 });
+        changed = (feed.body.data as { type: string; data: { object: { id: string } } }[])
+          .filter((e) => e.type === 'suggestion.updated')
+          .map((e) => e.data.object.id);
+        if (changed.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(changed.sort()).toEqual([a.id, b.id].sort());
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title('When the owner approves a suggestion awaiting review on its page, then it appears on the public page'),
+    async () => {
+      const { business, context, page } = await ownerSignedIn(javaScript);
+      const qr = await buildQrCode(ctx.db, business.id);
+      const s = await buildSuggestion(ctx.db, business.id, {
+        content: 'A rack for bicycles',
+        visibility: 'public',
+        reviewState: 'pending',
+        customerName: 'Ben',
+      });
+      const publicPage = await context.newPage();
+      await publicPage.goto(`${base}/f/${qr.code}`);
+      expect(await publicPage.content()).not.toContain('A rack for bicycles');
+
+      await page.reload();
+      await page.getByRole('link', { name: 'A rack for bicycles' }).click();
+      await page.waitForLoadState();
+      expect(new URL(page.url()).pathname).toBe(`/app/b/${business.id}/suggestions/${s.id}`);
+      await check(page, 'suggestion awaiting review');
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.waitForLoadState();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('The suggestion is approved.');
+      expect(await page.locator('#current-review').textContent()).toBe('approved');
+
+      await page.getByLabel('Add a comment').fill('Ordered: it comes next week');
+      await page.getByRole('button', { name: 'Add the comment' }).click();
+      await page.waitForLoadState();
+      expect(await page.locator('#comments').textContent()).toContain('Ordered: it comes next week');
+      await check(page, 'suggestion after a comment');
+
+      await publicPage.reload();
+      expect(await publicPage.content()).toContain('A rack for bicycles');
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title('When the owner opens Issues, assigns an issue to themself and resolves it, then the page shows it resolved'),
+    async () => {
+      const { business, owner, context, page } = await ownerSignedIn(javaScript);
+      await buildIssue(ctx.db, business.id, { title: 'The card reader declines taps' });
+      await page.getByRole('link', { name: 'Issues' }).click();
+      await page.waitForLoadState();
+      await check(page, 'issues');
+      await page.getByRole('link', { name: 'The card reader declines taps' }).click();
+      await page.waitForLoadState();
+      await page.getByLabel('Assignee').selectOption(owner.id);
+      await page.getByRole('button', { name: 'Save the changes' }).click();
+      await page.waitForLoadState();
+      expect(await page.locator('#current-status').textContent()).toBe('assigned');
+      await page.getByLabel('Status').selectOption('resolved');
+      await page.getByRole('button', { name: 'Save the changes' }).click();
+      await page.waitForLoadState();
+      expect(await page.locator('#current-status').textContent()).toBe('resolved');
+      expect(await page.locator('#current-resolved').textContent()).toMatch(/UTC$/);
+      await check(page, 'issue');
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title(
+      'When the owner creates a QR code, downloads its PNG, opens its print sheet and deactivates it, then each works',
+    ),
+    async () => {
+      const { context, page } = await ownerSignedIn(javaScript);
+      await page.getByRole('link', { name: 'QR codes' }).click();
+      await page.waitForLoadState();
+      await page.getByLabel('Label').fill('Terrace, table 4');
+      await page.getByRole('button', { name: 'Create the QR code' }).click();
+      await page.waitForLoadState();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('The QR code is created.');
+      expect(await page.locator('.scans').first().textContent()).toBe('0 scans in the last 30 days');
+      await check(page, 'QR codes');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download PNG of Terrace, table 4' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^qr-\w+\.png$/);
+      await page.getByRole('link', { name: 'Print sheet of Terrace, table 4' }).click();
+      await page.waitForLoadState();
+      expect(
+        await page.locator('.sheet-code').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBe(256);
+      await check(page, 'print sheet');
+      await page.goBack();
+      await page.getByRole('button', { name: 'Deactivate Terrace, table 4' }).click();
+      await page.waitForLoadState();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('deactivated');
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title(
+      'When the owner opens Analytics, then its SVG charts are drawn with their tables, and nothing comes from another host',
+    ),
+    async () => {
+      const { business, context, page } = await ownerSignedIn(javaScript);
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      await buildSuggestion(ctx.db, business.id, { sentiment: 'positive' });
+      await page.getByRole('link', { name: 'Analytics' }).click();
+      await page.waitForLoadState();
+      expect(await page.locator('svg.bars[role="img"]').count()).toBe(3);
+      expect(await page.locator('#chart-sentiment svg rect').count()).toBe(3);
+      expect(await page.locator('#chart-sentiment table tbody tr').count()).toBe(3);
+      expect(requested.every((url) => url.startsWith(base))).toBe(true);
+      await check(page, 'analytics');
+      await shoot(page, 'dashboard-analytics');
+      await context.close();
+    },
+    60_000,
+  );
+});
