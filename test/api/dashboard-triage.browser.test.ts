@@ -1,30 +1,24 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
 import { buildApiKey, buildIssue, buildQrCode, buildSuggestion } from '../support/factories.js';
+import { browserTitle, DESKTOP, expectAccessible, hasChromium, launchChromium, PHONE } from '../support/browser.js';
 
 const ctx = useTestApp();
 
-/** Debian's package, as in the dashboard's other browser test; playwright-core never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 /** Screenshots: to test/artifacts (git-ignored), or to docs/images with UPDATE_SCREENSHOTS=1. */
 const SCREENSHOTS = fileURLToPath(
   new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
 );
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 
 let server: Server;
 let base = '';
@@ -42,11 +36,7 @@ beforeAll(async () => {
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   app = createApp({ db: ctx.db, logger, rateLimiters: limiters, config: { PUBLIC_BASE_URL: base } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
@@ -58,25 +48,7 @@ afterAll(async () => {
   await limiters.close();
 });
 
-/** axe-core on the page as it stands, on a phone and on a desktop: no violation at all. */
-async function expectAccessible(page: Page, state: string) {
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as {
-          axe: { run: () => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
-        }
-      ).axe;
-      return (await axe.run()).violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target) }));
-    });
-    expect(violations, `${state} at ${size.width}x${size.height}`).toEqual([]);
-  }
-  await page.setViewportSize(PHONE);
-}
-
-const title = (text: string) => (hasChromium ? text : `${text} (skipped: no Chromium at ${CHROMIUM})`);
+const title = browserTitle;
 
 /** A new business, its owner signed in through the page, on its home (the inbox). */
 async function ownerSignedIn(javaScriptEnabled: boolean) {

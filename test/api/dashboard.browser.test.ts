@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
@@ -16,20 +15,15 @@ import { buildIssue, buildSuggestion, uniqueEmail } from '../support/factories.j
 import { useReceivers } from '../support/receiver.js';
 import { Webhook } from 'standardwebhooks';
 import { WebhookWorker } from '../../src/webhooks/webhook.worker.js';
+import { browserTitle, DESKTOP, expectAccessible, hasChromium, launchChromium, PHONE } from '../support/browser.js';
 
 const ctx = useTestApp();
 const startReceiver = useReceivers();
 
-/** Debian's package, as in the public page's test; playwright-core never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 /** Screenshots: to test/artifacts (git-ignored), or to docs/images with UPDATE_SCREENSHOTS=1. */
 const SCREENSHOTS = fileURLToPath(
   new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
 );
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 
 let server: Server;
 let base = '';
@@ -64,11 +58,7 @@ beforeAll(async () => {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
     },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
@@ -88,30 +78,7 @@ async function open(javaScriptEnabled: boolean, viewport = PHONE): Promise<Brows
   return context;
 }
 
-/** axe-core on the page as it stands, on a phone and on a desktop: no violation at all. */
-async function expectAccessible(page: Page, state: string) {
-  const viewport = page.viewportSize();
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as {
-          axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> };
-        }
-      ).axe;
-      return (await axe.run()).violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        targets: v.nodes.map((n) => n.target),
-      }));
-    });
-    expect(violations, `${state} at ${size.width}x${size.height}`).toEqual([]);
-  }
-  if (viewport) await page.setViewportSize(viewport);
-}
-
-const title = (text: string) => (hasChromium ? text : `${text} (skipped: no Chromium at ${CHROMIUM})`);
+const title = browserTitle;
 
 /** The dashboard link a message carries: it must lead to this server, with the token in its fragment. */
 function linkIn(message: ReceivedMail, page: 'accept-invite' | 'reset-password'): string {

@@ -1,10 +1,9 @@
 import { once } from 'node:events';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
@@ -12,12 +11,10 @@ import { createRateLimiters } from '../../src/http/rate-limit.js';
 import { ScanCounter } from '../../src/public-page/scan-counter.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { buildLocation, buildQrCode, buildSuggestion, buildTenant } from '../support/factories.js';
+import { axeViolations, browserTitle, hasChromium, launchChromium, PHONE } from '../support/browser.js';
 
 const ctx = useTestApp();
 
-/** Debian's package, as in the docs test; playwright-core never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 /**
  * Screenshots: to test/artifacts (git-ignored) on every run; to docs/images, where the README shows
  * them, only with UPDATE_SCREENSHOTS=1, so a test run never leaves committed files changed (the test
@@ -26,8 +23,6 @@ const hasChromium = existsSync(CHROMIUM);
 const SCREENSHOTS = fileURLToPath(
   new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
 );
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const PHONE = { width: 390, height: 844 };
 
 /** The page's clock: moved past the form's minimum fill time before each post, instead of waiting. */
 let now = Date.now();
@@ -57,11 +52,7 @@ beforeAll(async () => {
   server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 60_000);
 
@@ -81,13 +72,7 @@ async function phone(javaScriptEnabled = true): Promise<BrowserContext> {
 
 /** axe-core on the page as it stands: no serious or critical violation. */
 async function expectAccessible(page: Page, state: string) {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
-    ).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact }));
-  });
+  const violations = await axeViolations(page);
   expect(
     violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
     state,
@@ -131,7 +116,7 @@ async function vote(page: Page, id: string, javaScript: boolean) {
 
 const countOf = async (page: Page, id: string) => (await voteButton(page, id).locator('.count').textContent())?.trim();
 
-const title = (text: string) => (hasChromium ? text : `${text} (skipped: no Chromium at ${CHROMIUM})`);
+const title = browserTitle;
 
 describe.each([
   ['on', true],
