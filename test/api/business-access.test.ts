@@ -142,6 +142,17 @@ const MATRIX: Record<string, RouteCase> = {
     action: 'write',
     status: 200,
   },
+  // A public reply speaks for the business: owners, admins and write keys, not members.
+  'PUT /suggestions/:id/reply': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/reply`, body: { content: 'Thank you!' } }),
+    action: 'write',
+    status: 200,
+  },
+  'DELETE /suggestions/:id/reply': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/reply` }),
+    action: 'write',
+    status: 204,
+  },
   'GET /suggestions/:id/comments': {
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/comments` }),
     action: 'read',

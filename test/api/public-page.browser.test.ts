@@ -181,6 +181,28 @@ describe.each([
   );
 
   it.skipIf(!hasChromium)(
+    title('When the business has replied to a suggestion, then the page shows the answer under it, marked as theirs'),
+    async () => {
+      const { t, existing, url } = await scene();
+      const replied = await api()
+        .put(`/api/v1/suggestions/${existing.id}/reply`)
+        .set('X-API-Key', t.write)
+        .send({ content: 'Oat milk arrives on Monday!' });
+      expect(replied.status).toBe(200);
+      const context = await phone(javaScript);
+      const page = await context.newPage();
+      await page.goto(url);
+      const reply = page.locator(`#items #s-${existing.id} .reply`);
+      await expect(reply.textContent()).resolves.toContain(`Answer from ${t.business.name}`);
+      await expect(reply.textContent()).resolves.toContain('Oat milk arrives on Monday!');
+      await check(page, 'replied');
+      await shoot(page, 'public-page-reply');
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
     title('When the business requires approval, then the customer sees the notice and the item only once approved'),
     async () => {
       const { t, url } = await scene(true);
