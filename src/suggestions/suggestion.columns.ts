@@ -59,6 +59,7 @@ export interface SuggestionRow {
   updated_at: Date;
   /** A jsonb object whose instants are already ISO 8601 text (migrations/0022_suggestion_reply.sql). */
   reply: SuggestionReply | null;
+  follower_count: number;
 }
 
 /**
@@ -92,5 +93,12 @@ export const SUGGESTION_COLUMN_MAP = {
   reply: {
     shownIn: 'read',
     schema: suggestionReplySchema.nullable().meta({ description: "The business's public reply; null when none" }),
+  },
+  follower_count: {
+    shownIn: 'read',
+    schema: z
+      .int()
+      .min(0)
+      .meta({ description: 'Customers who follow it by email and confirmed their address (docs/notifications.md)' }),
   },
 } satisfies ColumnMap<SuggestionRow, 'list' | 'read' | 'dashboard'>;

@@ -32,7 +32,7 @@ export type SuggestionListItem = z.infer<typeof suggestionListItemSchema>;
 export const suggestionSchema = suggestionListItemSchema.extend(fieldsOf(SUGGESTION_COLUMN_MAP, ['read'])).meta({
   id: 'Suggestion',
   description: 'A suggestion, as read, created or updated',
-  examples: [{ ...listItemExample, is_anonymous: false, reply: exampleOf(suggestionReplySchema) }],
+  examples: [{ ...listItemExample, is_anonymous: false, reply: exampleOf(suggestionReplySchema), follower_count: 2 }],
 });
 export type Suggestion = z.infer<typeof suggestionSchema>;
 
@@ -48,6 +48,7 @@ export const suggestionDashboardSchema = suggestionSchema.extend(fieldsOf(SUGGES
       review_state: 'approved',
       location_id: EXAMPLE.locationId,
       reply: null,
+      follower_count: 0,
     },
   ],
 });

@@ -203,6 +203,32 @@ describe.each([
   );
 
   it.skipIf(!hasChromium)(
+    title('When a customer follows a suggestion by email, then the page says a confirmation is on its way'),
+    async () => {
+      const { existing, url } = await scene();
+      const context = await phone(javaScript);
+      const page = await context.newPage();
+      await page.goto(url);
+      const item = page.locator(`#items #s-${existing.id}`);
+      await item.getByText('Email me when this moves').click();
+      const email = `follower-${existing.id}@example.test`;
+      await item.getByLabel('Your email').fill(email);
+      await check(page, 'follow form open');
+      await Promise.all([page.waitForURL(/followed=1/), item.getByRole('button', { name: 'Follow' }).click()]);
+      await expect(page.getByRole('status').textContent()).resolves.toContain('Check your inbox');
+      await check(page, 'followed');
+      await shoot(page, 'public-page-followed');
+      const { rows } = await ctx.db.pool.query(
+        'SELECT confirmed_at FROM suggestion_follows WHERE suggestion_id = $1 AND email = $2',
+        [existing.id, email],
+      );
+      expect(rows).toEqual([{ confirmed_at: null }]);
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
     title('When the business requires approval, then the customer sees the notice and the item only once approved'),
     async () => {
       const { t, url } = await scene(true);
