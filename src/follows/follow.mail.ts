@@ -81,3 +81,43 @@ export function confirmationMail(baseUrl: string, follow: MailedFollow, business
     link: { url: followLinks(baseUrl, follow).confirm, label: 'Confirm and follow' },
   });
 }
+
+/** The statuses a follower hears of, in words (the page's, and `rejected`, which the page never shows). */
+const STATUS_WORDS: Record<string, string> = {
+  pending: 'Received',
+  reviewing: 'Under review',
+  in_progress: 'In progress',
+  completed: 'Done',
+  rejected: 'Not planned',
+};
+
+/** What one notification says: the status's move, the reply (new or as it stands), and where to see it. */
+export interface NoticeContent {
+  business: string;
+  suggestion: string;
+  status?: { from: string; to: string };
+  reply?: { content: string; changed: boolean };
+  /** The suggestion on the public page; none once it is rejected (the page no longer shows it). */
+  pageUrl?: string;
+}
+
+export function notificationMail(baseUrl: string, follow: MailedFollow, notice: NoticeContent): NewMail {
+  const excerpt = notice.suggestion.length > 140 ? `${notice.suggestion.slice(0, 140)}…` : notice.suggestion;
+  const paragraphs = [`News from ${notice.business} about the suggestion you follow:`, `“${excerpt}”`];
+  if (notice.status) {
+    paragraphs.push(`Status: ${STATUS_WORDS[notice.status.from]} → ${STATUS_WORDS[notice.status.to]}`);
+  }
+  if (notice.reply) {
+    paragraphs.push(
+      `${notice.reply.changed ? `${notice.business} answered` : `${notice.business}’s answer`}: “${notice.reply.content}”`,
+    );
+  }
+  const subject = notice.status
+    ? `${STATUS_WORDS[notice.status.to]}: your suggestion to ${notice.business}`
+    : `${notice.business} answered a suggestion you follow`;
+  return followerMail(baseUrl, follow, {
+    subject,
+    paragraphs,
+    link: notice.pageUrl ? { url: notice.pageUrl, label: 'See it on the page' } : undefined,
+  });
+}
