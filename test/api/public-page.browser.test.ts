@@ -156,6 +156,8 @@ describe.each([
       await postFeedback(page, 'The new terrace heaters are lovely', 'Bea');
       await expect(page.getByRole('status').textContent()).resolves.toContain('Thank you!');
       await expect(page.locator('#items').textContent()).resolves.toContain('The new terrace heaters are lovely');
+      // "email me when this moves", open right under the feedback just sent
+      expect(await page.locator('.notice details.follow').getAttribute('open')).not.toBeNull();
       await check(page, 'thanked');
       await shoot(page, 'public-page-thanks');
 
