@@ -195,3 +195,18 @@ export async function findFollowable(db: Queryable, businessId: string, id: stri
   );
   return rows[0]?.content ?? null;
 }
+
+/** The address's follows in the business still waiting for confirmation (those within their 7 days). */
+export async function countPendingFollows(db: Queryable, businessId: string, email: string): Promise<number> {
+  const { rows } = await db.query<{ pending: number }>(
+    /* sql */ `
+    SELECT count(*)::int AS pending
+    FROM suggestion_follows
+    WHERE business_id = $1
+      AND lower(email) = lower($2)
+      AND confirmed_at IS NULL
+      AND created_at >= now() - make_interval(days => ${CONFIRM_WITHIN_DAYS})`,
+    [businessId, email],
+  );
+  return rows[0]!.pending;
+}

@@ -7,6 +7,7 @@ import { findSuggestion } from '../suggestions/suggestion.repository.js';
 import { confirmationMail } from './follow.mail.js';
 import {
   confirmFollow,
+  countPendingFollows,
   deleteExpiredFollows,
   deleteFollows,
   findFollowable,
@@ -26,12 +27,18 @@ export interface FollowPlace {
 
 /** Unconfirmed follows past their 7 days that each new follow deletes. */
 const PRUNE_PER_FOLLOW = 20;
+/**
+ * Confirmations one address may be waiting on in a business: someone typing another person's address
+ * on every suggestion sends it this many, and then nothing until it confirms one or a week passes.
+ */
+export const PENDING_PER_ADDRESS = 3;
 
 /**
  * An address asks to follow a suggestion the page shows: a new follow is unconfirmed, and its one
  * confirmation is queued in the same transaction and sent after commit, never delaying the answer.
- * An address that already follows it, confirmed or not, gets nothing more. Answers the same either
- * way: the page never tells who follows what.
+ * An address that already follows it, confirmed or not, or that already waits on PENDING_PER_ADDRESS
+ * confirmations from the business, gets nothing more. Answers the same either way: the page never
+ * tells who follows what.
  */
 export async function followSuggestion(
   pool: pg.Pool,
@@ -45,6 +52,7 @@ export async function followSuggestion(
     await deleteExpiredFollows(tx, PRUNE_PER_FOLLOW);
     const content = await findFollowable(tx, place.business_id, suggestionId);
     if (content === null) throw notFound('Suggestion');
+    if ((await countPendingFollows(tx, place.business_id, email)) >= PENDING_PER_ADDRESS) return [];
     const follow = await insertFollow(tx, place.business_id, {
       id: newId(),
       suggestionId,

@@ -205,4 +205,21 @@ describe('Following a suggestion by email', () => {
     await settle();
     expect(mail.peer.to(email)).toHaveLength(1);
   });
+
+  it('When one address is typed under many suggestions, then it waits on three confirmations at most', async () => {
+    const { t, qr } = await scene();
+    const email = uniqueEmail('victim');
+    for (let i = 0; i < 5; i++) {
+      const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: `Idea ${i}` });
+      await followFromPage(qr.code, s.id, email);
+    }
+    await mail.peer.waitFor(email, { count: 3 });
+    await settle();
+    expect(mail.peer.to(email)).toHaveLength(3);
+    // confirming one makes room for another
+    await page().post(linkIn(mail.peer.to(email)[0]!, '/follow/confirm'));
+    const next = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: 'One more' });
+    await followFromPage(qr.code, next.id, email);
+    await mail.peer.waitFor(email, { count: 4 });
+  });
 });
