@@ -11,6 +11,7 @@ import { createLogger } from './config/logger.js';
 import { startIdempotencyPurge } from './idempotency/idempotency.purge.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { MailSender } from './mail/mail.sender.js';
+import { FollowNotifier } from './follows/follow.notifier.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { Metrics } from './metrics/metrics.js';
 import { ScanCounter } from './public-page/scan-counter.js';
@@ -60,6 +61,11 @@ async function main(): Promise<void> {
   if (metricsServer) logger.info({ port: config.METRICS_PORT, host: config.METRICS_HOST }, 'metrics listening');
 
   const mail = new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: dashboardUrl(config) });
+  const followers = new FollowNotifier(db.pool, mail, logger, {
+    baseUrl: config.PUBLIC_BASE_URL,
+    perBusinessPerHour: config.FOLLOWER_EMAILS_PER_HOUR,
+    pollIntervalMs: 30_000,
+  });
   if (mail.developmentMode) {
     logger.warn(
       'development mail mode (no SMTP_URL): messages are written to this log and invite tokens are returned to ' +
@@ -117,6 +123,7 @@ async function main(): Promise<void> {
     clearInterval(sweep);
     clearTimeout(forced);
     metricsServer?.close();
+    await followers.stop();
     await mail.stop();
     await maintenance?.stop();
     await stopPurge();
@@ -142,6 +149,7 @@ async function main(): Promise<void> {
       logger.info({ url }, `ready at ${url}`);
       // The outbox exists from here on: retry what is due, including what a previous run left.
       mail.start();
+      followers.start();
       maintenance?.start();
       const keys = new IdempotencyStore(db.pool, { ttlHours: config.IDEMPOTENCY_TTL_HOURS, now: () => new Date() });
       stopPurge = startIdempotencyPurge(keys, logger);

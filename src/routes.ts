@@ -5,6 +5,7 @@ import { apiKeyFeature } from './api-keys/api-key.routes.js';
 import { businessFeature } from './businesses/business.routes.js';
 import { commentFeature } from './comments/comment.routes.js';
 import { eventFeature } from './feed/event.routes.js';
+import { followFeature } from './follows/follow.routes.js';
 import { webhookFeature } from './webhooks/webhook.routes.js';
 import { exportFeature } from './exports/export.routes.js';
 import type { Feature, Route } from './http/route.js';
@@ -31,6 +32,7 @@ export const FEATURES: Feature[] = [
   issueBusinessRoutes,
   commentFeature,
   voteFeature,
+  followFeature,
   publicPageFeature,
   exportFeature,
   businessFeature,

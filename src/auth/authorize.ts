@@ -18,6 +18,7 @@ export type Action =
   | 'manage_keys'
   | 'manage_webhooks'
   | 'manage_business'
+  | 'read_followers'
   | 'leave';
 
 /** What an API key may never do, whatever its scope, and why. */
@@ -30,6 +31,8 @@ const NEVER_BY_KEY: Partial<Record<Action, string>> = {
   manage_owners: 'Only an owner can grant, take or invite the owner role',
   manage_business: 'API keys cannot change members or settings; sign in as an owner or admin',
   leave: 'API keys cannot change members; sign in',
+  // Customers' addresses, given to the business for its emails only (docs/notifications.md).
+  read_followers: "API keys cannot read followers' addresses; sign in as an owner or admin",
 };
 
 const MEMBER_ACTIONS: ReadonlySet<Action> = new Set(['read', 'comment', 'change_status', 'leave']);

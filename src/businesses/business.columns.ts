@@ -9,6 +9,7 @@ export interface BusinessRow {
   name: string;
   plan: Plan;
   approval_required: boolean;
+  notify_followers: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -26,6 +27,12 @@ export const BUSINESS_COLUMN_MAP = {
     schema: z
       .boolean()
       .meta({ description: 'Whether `public` suggestions wait for review before the public page shows them' }),
+  },
+  notify_followers: {
+    shownIn: 'read',
+    schema: z.boolean().meta({
+      description: 'Whether customers who follow a suggestion by email hear when it moves (docs/notifications.md)',
+    }),
   },
   created_at: { shownIn: 'read', schema: timestamp, instant: true },
   updated_at: { shownIn: 'read', schema: timestamp, instant: true },

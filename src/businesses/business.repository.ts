@@ -44,17 +44,18 @@ export async function findBusiness(
 export async function updateBusiness(
   db: Queryable,
   businessId: string,
-  changes: { name?: string; approvalRequired?: boolean },
+  changes: { name?: string; approvalRequired?: boolean; notifyFollowers?: boolean },
 ): Promise<BusinessRow | null> {
   const { rows } = await db.query<BusinessRow>(
     /* sql */ `
     UPDATE businesses
     SET name = coalesce($2, name),
       approval_required = coalesce($3, approval_required),
+      notify_followers = coalesce($4, notify_followers),
       updated_at = now()
     WHERE id = $1
     RETURNING ${COLUMNS}`,
-    [businessId, changes.name ?? null, changes.approvalRequired ?? null],
+    [businessId, changes.name ?? null, changes.approvalRequired ?? null, changes.notifyFollowers ?? null],
   );
   return rows[0] ?? null;
 }

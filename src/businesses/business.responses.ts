@@ -13,6 +13,7 @@ export const businessSchema = z.object(fieldsOf(BUSINESS_COLUMN_MAP, ['read'])).
       name: EXAMPLE.businessName,
       plan: 'business',
       approval_required: true,
+      notify_followers: true,
       created_at: EXAMPLE.createdAt,
       updated_at: EXAMPLE.updatedAt,
     },

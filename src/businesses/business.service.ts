@@ -58,13 +58,14 @@ export async function changeBusiness(
     const before = await findBusiness(tx, businessId, { forUpdate: true });
     if (!before) throw notFound('Business');
     const changed = fieldChanges(
-      { name: before.name, approval_required: before.approval_required },
-      { name: changes.name, approval_required: changes.approval_required },
+      { name: before.name, approval_required: before.approval_required, notify_followers: before.notify_followers },
+      { name: changes.name, approval_required: changes.approval_required, notify_followers: changes.notify_followers },
     );
     if (Object.keys(changed).length === 0) return before;
     const after = (await updateBusiness(tx, businessId, {
       name: changes.name,
       approvalRequired: changes.approval_required,
+      notifyFollowers: changes.notify_followers,
     }))!;
     await recordActivity(tx, by ?? operator(businessId), {
       type: 'business.updated',

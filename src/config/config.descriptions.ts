@@ -50,6 +50,8 @@ export const CONFIG_DESCRIPTIONS: Record<keyof Config, string> = {
     'invite emails a business may send per hour, cancelled invites included; more is a 429',
   INVITES_PER_ADDRESS_PER_DAY:
     'invite emails a business may send to one address per 24 hours, cancelled invites included',
+  FOLLOWER_EMAILS_PER_HOUR:
+    'messages to followers of suggestions one business may queue per hour; the rest wait for the next hour',
   DASHBOARD_URL:
     "the dashboard's base URL: messages link to its `/accept-invite` and `/reset-password` pages; unset, " +
     'the dashboard this service serves, `<PUBLIC_BASE_URL>/app`',

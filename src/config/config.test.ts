@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       DASHBOARD_URL: undefined,
       INVITES_PER_BUSINESS_PER_HOUR: 50,
       INVITES_PER_ADDRESS_PER_DAY: 3,
+      FOLLOWER_EMAILS_PER_HOUR: 500,
     });
   });
 

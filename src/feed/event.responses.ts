@@ -73,7 +73,7 @@ const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: st
     type: 'suggestion.updated',
     object: suggestionDashboardSchema,
     changes: true,
-    summary: 'A suggestion changed: status, priority, visibility or review',
+    summary: 'A suggestion changed: status, priority, visibility, review or its public reply',
   },
   {
     type: 'suggestion.voted',

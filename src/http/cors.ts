@@ -24,7 +24,7 @@ export function corsPolicy(origins: readonly string[]): RequestHandler {
   if (allowed.size === 0) return (_req, _res, next) => next();
   return cors({
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
-    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,

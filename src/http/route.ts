@@ -58,7 +58,7 @@ export interface PublicPageState {
   votes: VoteAllowance;
 }
 
-export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * How a route is reached, as wired in app.ts:

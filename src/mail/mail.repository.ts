@@ -15,6 +15,8 @@ export interface NewMail {
   html: string;
   /** Not sent after this long: the token it carries has expired. */
   lifetimeMs: number;
+  /** Extra headers (List-Unsubscribe): erased with the bodies, as they may carry a link's token. */
+  headers?: Record<string, string>;
 }
 
 export interface MailRow {
@@ -23,6 +25,7 @@ export interface MailRow {
   subject: string;
   text_body: string;
   html_body: string;
+  headers: Record<string, string> | null;
   attempts: number;
   expired: boolean;
 }
@@ -33,16 +36,27 @@ export interface MailRow {
  */
 export const NEW_MAIL_HOLD_MS = 60_000;
 
-const CLAIMED_COLUMNS = 'id, recipient, subject, text_body, html_body, attempts, expires_at <= now() AS expired';
+const CLAIMED_COLUMNS =
+  'id, recipient, subject, text_body, html_body, headers, attempts, expires_at <= now() AS expired';
 
 export async function insertMail(db: Queryable, mail: NewMail): Promise<void> {
   await db.query(
     /* sql */ `
-    INSERT INTO mail_outbox (id, recipient, subject, text_body, html_body, next_attempt_at, expires_at)
+    INSERT INTO mail_outbox (id, recipient, subject, text_body, html_body, next_attempt_at, expires_at, headers)
     VALUES ($1, $2, $3, $4, $5,
       now() + make_interval(secs => $6::double precision / 1000),
-      now() + make_interval(secs => $7::double precision / 1000))`,
-    [mail.id, mail.recipient, mail.subject, mail.text, mail.html, NEW_MAIL_HOLD_MS, mail.lifetimeMs],
+      now() + make_interval(secs => $7::double precision / 1000),
+      $8::jsonb)`,
+    [
+      mail.id,
+      mail.recipient,
+      mail.subject,
+      mail.text,
+      mail.html,
+      NEW_MAIL_HOLD_MS,
+      mail.lifetimeMs,
+      mail.headers ? JSON.stringify(mail.headers) : null,
+    ],
   );
 }
 
@@ -95,7 +109,8 @@ export async function finishMail(db: Queryable, id: string, status: 'sent' | 'fa
       sent_at = CASE WHEN $2::mail_status = 'sent' THEN now() END,
       last_error = $3,
       text_body = NULL,
-      html_body = NULL
+      html_body = NULL,
+      headers = NULL
     WHERE id = $1`,
     [id, status, error],
   );
@@ -121,7 +136,8 @@ export async function withdrawMail(db: Queryable, id: string): Promise<void> {
     SET status = 'failed',
       last_error = 'withdrawn before it was sent',
       text_body = NULL,
-      html_body = NULL
+      html_body = NULL,
+      headers = NULL
     WHERE id = $1
       AND status = 'pending'`,
     [id],

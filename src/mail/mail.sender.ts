@@ -158,7 +158,13 @@ export class MailSender implements Mailer {
       return;
     }
     try {
-      await this.transport.send({ to: row.recipient, subject: row.subject, text: row.text_body, html: row.html_body });
+      await this.transport.send({
+        to: row.recipient,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+        ...(row.headers ? { headers: row.headers } : {}),
+      });
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, 500);
       if (row.attempts >= this.#options.maxAttempts) {

@@ -7,7 +7,7 @@ import { idParam } from '../http/params.js';
 import type { Services } from '../http/route.js';
 import type { CodeTarget } from './page.repository.js';
 import { toPublicSuggestion } from './page.presenter.js';
-import { feedbackForm, pageQuery, qrCodeParam, voteForm } from './page.schemas.js';
+import { feedbackForm, followForm, followLinkQuery, pageQuery, qrCodeParam, voteForm } from './page.schemas.js';
 import {
   assertHumanPost,
   assertSameOrigin,
@@ -26,7 +26,13 @@ import {
   windowKey,
 } from './page.service.js';
 import { pagePolicy } from '../http/pages.js';
-import { ASSETS, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
+import { ASSETS, renderFollowPage, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
+import {
+  confirmFollowLink,
+  followSuggestion,
+  readUnsubscribeLink,
+  unsubscribeLink,
+} from '../follows/follow.service.js';
 
 type Budget = (kind: 'read' | 'write', answer: 'json' | 'html') => RequestHandler;
 
@@ -62,6 +68,7 @@ interface PageState {
   offset: number;
   thanks?: 'shown' | 'review';
   thankedId?: string;
+  followed?: boolean;
   form?: Partial<PageView['form']>;
 }
 
@@ -97,7 +104,7 @@ async function sendPage(
   const pool = services.db.pool;
   const voter = readVoterToken(req);
   const token = issueFormToken(services.publicPage, code);
-  const shared = !state.thanks && !state.form;
+  const shared = !state.thanks && !state.form && !state.followed;
   const key = `public-page-html ${code} ${windowKey(target, state.sort, state.offset)} ${JSON.stringify([
     target.business_name,
     target.location_name,
@@ -121,6 +128,7 @@ async function sendPage(
       items: items.map(toPublicSuggestion),
       thanks: state.thanks,
       thanked: thanked ? toPublicSuggestion(thanked) : null,
+      followed: state.followed,
       form: { token: TOKEN_SLOT.toString(), ...state.form },
     }),
   );
@@ -139,6 +147,7 @@ const MESSAGES: Record<number, [string, string]> = {
 
 /** Refusals that need their own words for a visitor, by code; they say when to come back themselves. */
 const CODE_MESSAGES: Record<string, [string, string]> = {
+  BAD_EMAIL: ['That email address does not look right', 'Go back, check the address and try again.'],
   VOTE_LIMIT: [
     'Vote not counted',
     'This suggestion already has as many votes from your network as one network can give in a day. ' +
@@ -215,6 +224,7 @@ export function publicPages(services: Services, budget: Budget): Router {
       offset: query.offset,
       thanks: query.thanks,
       thankedId: query.s,
+      followed: query.followed === '1',
     });
   });
 
@@ -258,6 +268,91 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.redirect(303, `/f/${code}?${back}#s-${id}`);
   });
 
+  router.post('/f/:code/follow/:id', policy, write, ready, formBody, async (req, res) => {
+    assertSameOrigin(req, services.publicBaseUrl);
+    const code = codeOf(req);
+    const target = await openCode(pool, code);
+    const id = idParam(req.params.id, 'Suggestion');
+    const form = followForm.safeParse(req.body ?? {});
+    if (!form.success) throw new HttpError(400, 'That email address does not look right', 'BAD_EMAIL');
+    await followSuggestion(pool, services.mail, services.publicBaseUrl, target, id, form.data.email);
+    const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
+    res.redirect(303, `/f/${code}?followed=1&${back}#s-${id}`);
+  });
+
+  addFollowLinkPages(router, services, read);
+
   router.use(pageErrors);
   return router;
+}
+
+/**
+ * The pages a follower's links lead to. Opening a link (a GET, which mail scanners also send) only
+ * shows a button; the POST acts. The unsubscribe URL also takes RFC 8058's one-click POST
+ * (`List-Unsubscribe=One-Click`), from a mail client with no page and no sign-in: no origin check.
+ */
+function addFollowLinkPages(router: Router, services: Services, budget: RequestHandler) {
+  const pool = services.db.pool;
+  const linkQuery = (req: Request) => {
+    const query = followLinkQuery.safeParse(req.query);
+    if (!query.success) throw new HttpError(404, 'This link is not valid', 'NOT_FOUND');
+    return query.data;
+  };
+  const url = (path: string, token: string, all = false) =>
+    `${path}?token=${encodeURIComponent(token)}${all ? '&all=1' : ''}`;
+
+  router.get('/follow/confirm', policy, budget, (req, res) => {
+    const { token } = linkQuery(req);
+    res
+      .type('html')
+      .send(
+        renderFollowPage(
+          'Follow this suggestion',
+          'Press the button to confirm your address and follow the suggestion.',
+          [{ url: url('/follow/confirm', token), label: 'Confirm and follow' }],
+        ),
+      );
+  });
+
+  router.post('/follow/confirm', policy, budget, formBody, async (req, res) => {
+    const { businessName } = await confirmFollowLink(pool, linkQuery(req).token);
+    res
+      .type('html')
+      .send(
+        renderFollowPage(
+          'You are following this suggestion',
+          `${businessName} will email you when it moves. Every email has a link to stop them.`,
+        ),
+      );
+  });
+
+  router.get('/follow/unsubscribe', policy, budget, async (req, res) => {
+    const { token } = linkQuery(req);
+    const link = await readUnsubscribeLink(pool, token);
+    if (!link) {
+      res.type('html').send(renderFollowPage('You are unsubscribed', 'This address gets no more emails about it.'));
+      return;
+    }
+    res.type('html').send(
+      renderFollowPage('Unsubscribe', `Stop the emails ${link.businessName} sends you about suggestions you follow.`, [
+        { url: url('/follow/unsubscribe', token), label: 'Stop emails about this suggestion' },
+        { url: url('/follow/unsubscribe', token, true), label: `Stop all emails from ${link.businessName}` },
+      ]),
+    );
+  });
+
+  router.post('/follow/unsubscribe', policy, budget, formBody, async (req, res) => {
+    const { token, all } = linkQuery(req);
+    await unsubscribeLink(pool, token, all === '1');
+    res
+      .type('html')
+      .send(
+        renderFollowPage(
+          'You are unsubscribed',
+          all === '1'
+            ? 'This address gets no more emails from this business, and is forgotten.'
+            : 'This address gets no more emails about this suggestion, and is forgotten for it.',
+        ),
+      );
+  });
 }

@@ -1,3 +1,4 @@
+import { toReplyResponse } from '../suggestions/suggestion.presenter.js';
 import type { PublicItem } from './page.service.js';
 
 /** The words the page uses for each status a customer can see. */
@@ -18,5 +19,6 @@ export function toPublicSuggestion(item: PublicItem) {
     upvote_count: item.upvote_count,
     voted: item.voted,
     created_at: item.created_at.toISOString(),
+    reply: toReplyResponse(item.reply),
   };
 }

@@ -1,6 +1,7 @@
 import { changeNumberSql } from '../cache/change.repository.js';
 import type { Queryable } from '../db/database.js';
 import type { SuggestionStatus } from '../shared/schemas.js';
+import type { SuggestionReply } from '../suggestions/suggestion.columns.js';
 import { PUBLICLY_VISIBLE } from '../votes/vote.repository.js';
 
 /** What a scanned code leads to: its business and location, by name. */
@@ -37,6 +38,8 @@ export interface PublicSuggestionRow {
   customer_name: string | null;
   upvote_count: number;
   created_at: Date;
+  /** The business's public reply (migrations/0022_suggestion_reply.sql). */
+  reply: SuggestionReply | null;
 }
 
 export type PublicSort = 'trending' | 'top' | 'new';
@@ -54,7 +57,7 @@ const ORDERS: Record<PublicSort, string> = {
   new: 'created_at DESC, id DESC',
 };
 
-const PUBLIC_COLUMNS = 'id, content, status, customer_name, upvote_count, created_at';
+const PUBLIC_COLUMNS = 'id, content, status, customer_name, upvote_count, created_at, reply';
 
 export async function findPublicSuggestions(
   db: Queryable,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE } from '../shared/examples.js';
 import { exampleOf, timestamp } from '../shared/responses.js';
 import { uuid } from '../shared/schemas.js';
-import { SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.columns.js';
+import { SUGGESTION_CONTENT_MAX, suggestionReplySchema } from '../suggestions/suggestion.columns.js';
 
 /** What the page shows of a suggestion: never an email, never anything internal. */
 export const publicSuggestionSchema = z
@@ -15,6 +15,9 @@ export const publicSuggestionSchema = z
     upvote_count: z.int().min(0),
     voted: z.boolean().meta({ description: 'Whether this browser (its voter cookie) has voted for it' }),
     created_at: timestamp,
+    reply: suggestionReplySchema
+      .nullable()
+      .meta({ description: "The business's public answer, shown under the suggestion; null when none" }),
   })
   .meta({
     id: 'PublicSuggestion',
@@ -29,6 +32,7 @@ export const publicSuggestionSchema = z
         upvote_count: 4,
         voted: false,
         created_at: EXAMPLE.createdAt,
+        reply: exampleOf(suggestionReplySchema),
       },
     ],
   });

@@ -1,8 +1,9 @@
-import { created, ok } from '../http/reply.js';
+import { accepted, created, ok } from '../http/reply.js';
+import { followSuggestion } from '../follows/follow.service.js';
 import { defineRoute, type Feature, type Services } from '../http/route.js';
 import { toPublicSuggestion } from './page.presenter.js';
 import { pageVoteSchema, postedFeedbackSchema, publicPageSchema } from './page.responses.js';
-import { listPublicQuery, postFeedbackBody, unvoteQuery, voteBody } from './page.schemas.js';
+import { followBody, listPublicQuery, postFeedbackBody, unvoteQuery, voteBody } from './page.schemas.js';
 import { assertHumanPost, assertSameOrigin, issueFormToken, readVoterToken, voterToken } from './page.security.js';
 import {
   formAlreadySent,
@@ -149,6 +150,28 @@ export const publicPageFeature: Feature = {
         const voter = { token, address: req.ip ?? '' };
         const outcome = await setPageVote(db, target, id, voter, false, services.publicPage.votes);
         return { ...ok({ suggestion_id: id, voted: false, upvote_count: outcome.upvoteCount }), cookies };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: '/public/suggestions/:id/follow',
+      resource: 'Suggestion',
+      params: suggestionParam,
+      operationId: 'followPublicSuggestion',
+      summary: 'Follow a suggestion by email',
+      description:
+        'Double opt-in: a new address gets one email with a link to confirm, and nothing else until it ' +
+        'does; unconfirmed after 7 days, it is forgotten. An address that already follows the suggestion ' +
+        'gets nothing more. The answer is the same either way (docs/notifications.md).',
+      body: followBody,
+      responses: [{ status: 202, description: 'A confirmation is on its way, if the address is new' }],
+      errors: [403, 410],
+      handler: async ({ req, body, services, id, db }) => {
+        sameOrigin(req, services);
+        const target = await openCode(db, body.code);
+        await followSuggestion(db, services.mail, services.publicBaseUrl, target, id, body.email);
+        return accepted();
       },
     }),
   ],

@@ -21,6 +21,7 @@ export const pageQuery = z.object({
   offset: offset.catch(0),
   thanks: z.enum(['shown', 'review']).optional().catch(undefined),
   s: uuid.optional().catch(undefined),
+  followed: z.enum(['1']).optional().catch(undefined),
 });
 
 export const listPublicQuery = z.strictObject({ code: qrCodeParam, sort: publicSort, offset });
@@ -64,4 +65,21 @@ export const voteForm = z.object({
   action: z.enum(['add', 'remove']),
   sort: publicSort.catch('trending'),
   offset: offset.catch(0),
+});
+
+/** Following a suggestion by email (docs/notifications.md): the JSON side, and the page's form. */
+export const followBody = z
+  .strictObject({ code: qrCodeParam, email })
+  .meta({ examples: [{ code: 'k3Fz9QbT2w', email: 'ana.lima@example.com' }] });
+
+export const followForm = z.object({
+  email,
+  sort: publicSort.catch('trending'),
+  offset: offset.catch(0),
+});
+
+/** A follow link's query: the signed token, and (unsubscribing) whether from the whole business. */
+export const followLinkQuery = z.object({
+  token: z.string().max(200),
+  all: z.enum(['1']).optional().catch(undefined),
 });

@@ -189,6 +189,7 @@ export async function postFeedback(
             customer_name: row.customer_name,
             upvote_count: row.upvote_count,
             created_at: row.created_at,
+            reply: null,
             voted: false,
           };
       return { id: row.id, awaitingReview, item, repeated: false };

@@ -19,6 +19,8 @@ export interface PageView {
   items: Item[];
   thanks?: 'shown' | 'review';
   thanked?: Item | null;
+  /** A follow was asked for: its confirmation is on its way (when the address is new). */
+  followed?: boolean;
   form: { token: string; error?: string; content?: string; customer_name?: string; customer_email?: string };
 }
 
@@ -36,6 +38,15 @@ export function renderPage(view: PageView): string {
 
 export function renderMessage(heading: string, message: string, retryAfter?: string): string {
   return eta.render('message', { title: heading, heading, message, retryAfter, assets: assetPaths, script: false });
+}
+
+/** A follow link's page: what it is about, and its buttons (each a POST to `url`: no script needed). */
+export function renderFollowPage(
+  heading: string,
+  message: string,
+  actions: { url: string; label: string }[] = [],
+): string {
+  return eta.render('follow', { title: heading, heading, message, actions, assets: assetPaths, script: false });
 }
 
 export function renderLanding(): string {

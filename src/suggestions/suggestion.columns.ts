@@ -19,6 +19,28 @@ export const SUGGESTION_CONTENT_MAX = 2000;
 export const REVIEW_STATES = ['not_required', 'pending', 'approved', 'rejected'] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 
+/** The business's public answer to a suggestion, shown under it on the public page (issue 32). */
+export const suggestionReplySchema = z
+  .object({
+    content: z.string().max(SUGGESTION_CONTENT_MAX),
+    author_name: z.string().meta({ description: "The replying member's name; the business's name for an API key" }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({
+    id: 'SuggestionReply',
+    description: "The business's public reply, shown under the suggestion on the public page",
+    examples: [
+      {
+        content: 'Oat milk arrives on Monday. Thank you for asking!',
+        author_name: 'Ana Lima',
+        created_at: '2026-01-31T10:15:00.000Z',
+        updated_at: '2026-01-31T10:15:00.000Z',
+      },
+    ],
+  });
+export type SuggestionReply = z.infer<typeof suggestionReplySchema>;
+
 export interface SuggestionRow {
   id: string;
   content: string;
@@ -35,6 +57,9 @@ export interface SuggestionRow {
   location_id: string | null;
   created_at: Date;
   updated_at: Date;
+  /** A jsonb object whose instants are already ISO 8601 text (migrations/0022_suggestion_reply.sql). */
+  reply: SuggestionReply | null;
+  follower_count: number;
 }
 
 /**
@@ -65,4 +90,15 @@ export const SUGGESTION_COLUMN_MAP = {
   location_id: { shownIn: 'dashboard', schema: uuid.nullable() },
   created_at: { shownIn: 'list', schema: timestamp, instant: true },
   updated_at: { shownIn: 'list', schema: timestamp, instant: true },
+  reply: {
+    shownIn: 'read',
+    schema: suggestionReplySchema.nullable().meta({ description: "The business's public reply; null when none" }),
+  },
+  follower_count: {
+    shownIn: 'read',
+    schema: z
+      .int()
+      .min(0)
+      .meta({ description: 'Customers who follow it by email and confirmed their address (docs/notifications.md)' }),
+  },
 } satisfies ColumnMap<SuggestionRow, 'list' | 'read' | 'dashboard'>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { fieldsOf } from '../db/columns.js';
 import { EXAMPLE } from '../shared/examples.js';
-import { offsetEnvelopeSchema, pageEnvelopeSchema } from '../shared/responses.js';
-import { SUGGESTION_COLUMN_MAP } from './suggestion.columns.js';
+import { exampleOf, offsetEnvelopeSchema, pageEnvelopeSchema } from '../shared/responses.js';
+import { SUGGESTION_COLUMN_MAP, suggestionReplySchema } from './suggestion.columns.js';
 
 /** Spec 4.2 list items (no is_anonymous): what toSuggestionListItem returns. */
 const suggestionListItem = z.object(fieldsOf(SUGGESTION_COLUMN_MAP, ['list']));
@@ -32,7 +32,7 @@ export type SuggestionListItem = z.infer<typeof suggestionListItemSchema>;
 export const suggestionSchema = suggestionListItemSchema.extend(fieldsOf(SUGGESTION_COLUMN_MAP, ['read'])).meta({
   id: 'Suggestion',
   description: 'A suggestion, as read, created or updated',
-  examples: [{ ...listItemExample, is_anonymous: false }],
+  examples: [{ ...listItemExample, is_anonymous: false, reply: exampleOf(suggestionReplySchema), follower_count: 2 }],
 });
 export type Suggestion = z.infer<typeof suggestionSchema>;
 
@@ -47,6 +47,8 @@ export const suggestionDashboardSchema = suggestionSchema.extend(fieldsOf(SUGGES
       visibility: 'public',
       review_state: 'approved',
       location_id: EXAMPLE.locationId,
+      reply: null,
+      follower_count: 0,
     },
   ],
 });

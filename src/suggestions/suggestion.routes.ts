@@ -19,6 +19,7 @@ import {
   updateSuggestionBody,
   updateSuggestionDashboardBody,
 } from './suggestion.schemas.js';
+import { deleteReply, setReply } from './suggestion-reply.routes.js';
 import { changeSuggestion, createSuggestion, getSuggestion, listSuggestions } from './suggestion.service.js';
 
 // The versioned family shows a suggestion without its visibility and review; the dashboard with them.
@@ -143,7 +144,7 @@ const update = defineFamilies({
   handler: async ({ principal, body, id, db, present }) => ok(present(await changeSuggestion(db, principal, id, body))),
 });
 
-const routes = [list, read, create, update];
+const routes = [list, read, create, update, setReply, deleteReply];
 
 /** /api/v1/suggestions: the business comes from the API key. */
 export const suggestionV1Routes: Feature = {

@@ -89,3 +89,9 @@ export const suggestionListNotes = {
 export const suggestionCreatedHeaders = (path: string) => ({
   Location: { description: `The new suggestion: \`${path}/{id}\``, required: true },
 });
+
+export const replySuggestionBody = z
+  .strictObject({
+    content: text(SUGGESTION_CONTENT_MAX),
+  })
+  .meta({ examples: [{ content: 'Oat milk arrives on Monday. Thank you for asking!' }] });

@@ -16,7 +16,8 @@ type Action =
   | 'manage_team'
   | 'manage_keys'
   | 'manage_webhooks'
-  | 'manage_business';
+  | 'manage_business'
+  | 'read_followers';
 type Credential = 'owner' | 'admin' | 'member' | 'write key' | 'read key';
 
 /**
@@ -140,6 +141,23 @@ const MATRIX: Record<string, RouteCase> = {
   'PATCH /suggestions/:id (priority)': {
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}`, body: { priority: 'high' } }),
     action: 'write',
+    status: 200,
+  },
+  // A public reply speaks for the business: owners, admins and write keys, not members.
+  'PUT /suggestions/:id/reply': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/reply`, body: { content: 'Thank you!' } }),
+    action: 'write',
+    status: 200,
+  },
+  'DELETE /suggestions/:id/reply': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/reply` }),
+    action: 'write',
+    status: 204,
+  },
+  // Customers' addresses: owners and admins only, never a key.
+  'GET /suggestions/:id/followers': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/followers` }),
+    action: 'read_followers',
     status: 200,
   },
   'GET /suggestions/:id/comments': {
@@ -321,6 +339,7 @@ const ALLOWED: Record<Action, Credential[]> = {
   manage_keys: ['owner', 'admin'],
   manage_webhooks: ['owner', 'admin'],
   manage_business: ['owner', 'admin'],
+  read_followers: ['owner', 'admin'],
 };
 
 const tokenOf = (t: Team, who: Credential) =>

@@ -28,7 +28,15 @@ describe('GET and PATCH /businesses/:id', () => {
     for (const token of [t.member.token, t.read]) {
       const res = await ctx.request().get(base(t)).set(as(token));
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body)).toEqual(['id', 'name', 'plan', 'approval_required', 'created_at', 'updated_at']);
+      expect(Object.keys(res.body)).toEqual([
+        'id',
+        'name',
+        'plan',
+        'approval_required',
+        'notify_followers',
+        'created_at',
+        'updated_at',
+      ]);
       expect(res.body).toMatchObject({
         id: t.business.id,
         name: t.business.name,
@@ -95,7 +103,7 @@ describe('GET and PATCH /businesses/:id', () => {
   });
 
   it.each([
-    [{}, 'give at least one of name, approval_required'],
+    [{}, 'give at least one of name, approval_required, notify_followers'],
     [{ name: '' }, 'name'],
     [{ name: 'x'.repeat(201) }, 'name'],
     [{ approval_required: 'yes' }, 'approval_required'],

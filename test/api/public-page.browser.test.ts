@@ -141,6 +141,8 @@ describe.each([
       await postFeedback(page, 'The new terrace heaters are lovely', 'Bea');
       await expect(page.getByRole('status').textContent()).resolves.toContain('Thank you!');
       await expect(page.locator('#items').textContent()).resolves.toContain('The new terrace heaters are lovely');
+      // "email me when this moves", open right under the feedback just sent
+      expect(await page.locator('.notice details.follow').getAttribute('open')).not.toBeNull();
       await check(page, 'thanked');
       await shoot(page, 'public-page-thanks');
 
@@ -161,6 +163,54 @@ describe.each([
       expect(await countOf(page, existing.id)).toBe('1');
       await first.close();
       await second.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title('When the business has replied to a suggestion, then the page shows the answer under it, marked as theirs'),
+    async () => {
+      const { t, existing, url } = await scene();
+      const replied = await api()
+        .put(`/api/v1/suggestions/${existing.id}/reply`)
+        .set('X-API-Key', t.write)
+        .send({ content: 'Oat milk arrives on Monday!' });
+      expect(replied.status).toBe(200);
+      const context = await phone(javaScript);
+      const page = await context.newPage();
+      await page.goto(url);
+      const reply = page.locator(`#items #s-${existing.id} .reply`);
+      await expect(reply.textContent()).resolves.toContain(`Answer from ${t.business.name}`);
+      await expect(reply.textContent()).resolves.toContain('Oat milk arrives on Monday!');
+      await check(page, 'replied');
+      await shoot(page, 'public-page-reply');
+      await context.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    title('When a customer follows a suggestion by email, then the page says a confirmation is on its way'),
+    async () => {
+      const { existing, url } = await scene();
+      const context = await phone(javaScript);
+      const page = await context.newPage();
+      await page.goto(url);
+      const item = page.locator(`#items #s-${existing.id}`);
+      await item.getByText('Email me when this moves').click();
+      const email = `follower-${existing.id}@example.test`;
+      await item.getByLabel('Your email').fill(email);
+      await check(page, 'follow form open');
+      await Promise.all([page.waitForURL(/followed=1/), item.getByRole('button', { name: 'Follow' }).click()]);
+      await expect(page.getByRole('status').textContent()).resolves.toContain('Check your inbox');
+      await check(page, 'followed');
+      await shoot(page, 'public-page-followed');
+      const { rows } = await ctx.db.pool.query(
+        'SELECT confirmed_at FROM suggestion_follows WHERE suggestion_id = $1 AND email = $2',
+        [existing.id, email],
+      );
+      expect(rows).toEqual([{ confirmed_at: null }]);
+      await context.close();
     },
     60_000,
   );

@@ -25,7 +25,14 @@ describe('POST /api/v1/suggestions', () => {
       .send({ content: '  I love the new terrace, it is wonderful  ' });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`/api/v1/suggestions/${res.body.id}`);
-    expect(Object.keys(res.body)).toEqual([...LIST_FIELDS.slice(0, -2), 'is_anonymous', 'created_at', 'updated_at']);
+    expect(Object.keys(res.body)).toEqual([
+      ...LIST_FIELDS.slice(0, -2),
+      'is_anonymous',
+      'created_at',
+      'updated_at',
+      'reply',
+      'follower_count',
+    ]);
     expect(res.body).toMatchObject({
       content: 'I love the new terrace, it is wonderful',
       status: 'pending',

@@ -59,6 +59,8 @@ describe('the document', () => {
       '/api/v1/issues/{id}',
       '/api/v1/export/issues',
       '/businesses/{business_id}/suggestions/{id}',
+      '/api/v1/suggestions/{id}/reply',
+      '/businesses/{business_id}/suggestions/{id}/reply',
       '/businesses/{business_id}/issues/{id}/comments',
       '/businesses/{business_id}/qr-codes/{id}/image',
       '/businesses/{business_id}/team/invites/{id}',
@@ -79,7 +81,9 @@ describe('the document', () => {
     ]) {
       expect(paths).toContain(expected);
     }
-    expect(operations).toHaveLength(66 + 6 + 4); // + the votes of both families, the public page's JSON side
+    // + the votes of both families, the public page's JSON side, the reply of both families (PUT, DELETE),
+    // following by email (the page's JSON side, the business's list of followers)
+    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {

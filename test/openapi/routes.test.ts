@@ -38,6 +38,11 @@ const PAGES = [
   'GET /f/:code',
   'POST /f/:code',
   'POST /f/:code/votes/:id',
+  'POST /f/:code/follow/:id',
+  'GET /follow/confirm',
+  'POST /follow/confirm',
+  'GET /follow/unsubscribe',
+  'POST /follow/unsubscribe',
 ];
 /** The feedback page's stylesheet and script, named by their content's hash; the dashboard's pages (under /app). */
 const isPage = (route: string) =>

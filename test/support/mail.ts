@@ -18,6 +18,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Each header's raw value, by lower-case name. */
+  headers: Record<string, string>;
 }
 
 /**
@@ -59,6 +61,15 @@ export class SmtpPeer {
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',
+              headers: Object.fromEntries(
+                parsed.headerLines.map(({ key, line }) => [
+                  key,
+                  line
+                    .slice(line.indexOf(':') + 1)
+                    .replace(/\r?\n[ \t]+/g, ' ')
+                    .trim(),
+                ]),
+              ),
             });
             callback();
           })

@@ -1,0 +1,132 @@
+import type { Queryable } from '../db/database.js';
+import type { SuggestionStatus } from '../shared/schemas.js';
+import type { SuggestionReply } from '../suggestions/suggestion.columns.js';
+
+/**
+ * Notices of followed changes (migrations/0024_follow_notices.sql), written by a trigger on
+ * suggestions, read and sent by the notifier. The notifier works across businesses, like the mail
+ * outbox: each notice names its business, and every read below filters by it.
+ */
+export interface DueNotice {
+  id: string;
+  business_id: string;
+  suggestion_id: string;
+  from_status: SuggestionStatus;
+  from_reply: SuggestionReply | null;
+  business_name: string;
+  notify_followers: boolean;
+  content: string;
+  status: SuggestionStatus;
+  reply: SuggestionReply | null;
+  /** Public, and needing no review or approved: the only suggestions that notify. */
+  shown: boolean;
+}
+
+/** One notice due at `asOf`, locked for the caller's transaction; others skip it meanwhile. */
+export async function claimDueNotice(db: Queryable, asOf: Date): Promise<DueNotice | null> {
+  const { rows } = await db.query<DueNotice>(
+    /* sql */ `
+    SELECT n.id, n.business_id, n.suggestion_id, n.from_status, n.from_reply,
+      b.name AS business_name, b.notify_followers,
+      s.content, s.status, s.reply,
+      (s.visibility = 'public' AND s.review_state IN ('not_required', 'approved')) AS shown
+    FROM follow_notices n
+    JOIN businesses b ON b.id = n.business_id
+    JOIN suggestions s ON s.business_id = n.business_id AND s.id = n.suggestion_id
+    WHERE n.due_at <= $1
+    ORDER BY n.due_at
+    LIMIT 1
+    FOR UPDATE OF n SKIP LOCKED`,
+    [asOf],
+  );
+  return rows[0] ?? null;
+}
+
+export async function deleteNotice(db: Queryable, businessId: string, id: string): Promise<void> {
+  await db.query(
+    /* sql */ `
+    DELETE FROM follow_notices
+    WHERE business_id = $1
+      AND id = $2`,
+    [businessId, id],
+  );
+}
+
+/** Tries the notice again later: the business's hourly cap is spent, or some followers are left. */
+export async function postponeNotice(db: Queryable, businessId: string, id: string, delayMs: number): Promise<void> {
+  await db.query(
+    /* sql */ `
+    UPDATE follow_notices
+    SET due_at = now() + make_interval(secs => $3::double precision / 1000)
+    WHERE business_id = $1
+      AND id = $2`,
+    [businessId, id, delayMs],
+  );
+}
+
+/** Notifications the business queued in the last hour. */
+export async function countRecentNotifications(db: Queryable, businessId: string): Promise<number> {
+  const { rows } = await db.query<{ sent: number }>(
+    /* sql */ `
+    SELECT count(*)::int AS sent
+    FROM follow_mail_log
+    WHERE business_id = $1
+      AND created_at > now() - interval '1 hour'`,
+    [businessId],
+  );
+  return rows[0]!.sent;
+}
+
+export interface NotifiedFollower {
+  id: string;
+  email: string;
+  link_key: Buffer;
+  code: string | null;
+}
+
+/** Confirmed followers of the suggestion this notice has not mailed yet, at most `limit`. */
+export async function findUnnotifiedFollowers(
+  db: Queryable,
+  notice: { business_id: string; suggestion_id: string; id: string },
+  limit: number,
+): Promise<NotifiedFollower[]> {
+  const { rows } = await db.query<NotifiedFollower>(
+    /* sql */ `
+    SELECT f.id, f.email, f.link_key, q.code
+    FROM suggestion_follows f
+    LEFT JOIN qr_codes q ON q.business_id = f.business_id AND q.id = f.qr_code_id AND q.active
+    WHERE f.business_id = $1
+      AND f.suggestion_id = $2
+      AND f.confirmed_at IS NOT NULL
+      AND NOT EXISTS (
+        SELECT 1
+        FROM follow_mail_log l
+        WHERE l.notice_id = $3
+          AND l.follow_id = f.id)
+    ORDER BY f.id
+    LIMIT $4`,
+    [notice.business_id, notice.suggestion_id, notice.id, limit],
+  );
+  return rows;
+}
+
+export async function insertNotificationLog(
+  db: Queryable,
+  businessId: string,
+  noticeId: string,
+  followIds: string[],
+): Promise<void> {
+  await db.query(
+    /* sql */ `
+    INSERT INTO follow_mail_log (business_id, notice_id, follow_id)
+    SELECT $1, $2, unnest($3::uuid[])`,
+    [businessId, noticeId, followIds],
+  );
+}
+
+/** Log rows older than a day: the cap looks back an hour, a notice is done within minutes. */
+export async function deleteOldNotificationLog(db: Queryable): Promise<void> {
+  await db.query(/* sql */ `
+    DELETE FROM follow_mail_log
+    WHERE created_at < now() - interval '1 day'`);
+}

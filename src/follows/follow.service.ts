@@ -1,0 +1,113 @@
+import type pg from 'pg';
+import { withTransaction } from '../db/database.js';
+import { HttpError, notFound } from '../errors/http-error.js';
+import type { Mailer } from '../mail/mail.sender.js';
+import { newId } from '../shared/ids.js';
+import { findSuggestion } from '../suggestions/suggestion.repository.js';
+import { confirmationMail } from './follow.mail.js';
+import {
+  confirmFollow,
+  countPendingFollows,
+  deleteExpiredFollows,
+  deleteFollows,
+  findFollowable,
+  findFollowById,
+  findFollowers,
+  insertFollow,
+  type FollowerRow,
+} from './follow.repository.js';
+import { linkId, linkValid, newLinkKey, type LinkPurpose } from './follow.tokens.js';
+
+/** Where a follow comes from: a QR code's page of a business. */
+export interface FollowPlace {
+  business_id: string;
+  business_name: string;
+  qr_code_id: string;
+}
+
+/** Unconfirmed follows past their 7 days that each new follow deletes. */
+const PRUNE_PER_FOLLOW = 20;
+/**
+ * Confirmations one address may be waiting on in a business: someone typing another person's address
+ * on every suggestion sends it this many, and then nothing until it confirms one or a week passes.
+ */
+export const PENDING_PER_ADDRESS = 3;
+
+/**
+ * An address asks to follow a suggestion the page shows: a new follow is unconfirmed, and its one
+ * confirmation is queued in the same transaction and sent after commit, never delaying the answer.
+ * An address that already follows it, confirmed or not, or that already waits on PENDING_PER_ADDRESS
+ * confirmations from the business, gets nothing more. Answers the same either way: the page never
+ * tells who follows what.
+ */
+export async function followSuggestion(
+  pool: pg.Pool,
+  mailer: Mailer,
+  baseUrl: string,
+  place: FollowPlace,
+  suggestionId: string,
+  email: string,
+): Promise<void> {
+  const mailIds = await withTransaction(pool, async (tx) => {
+    await deleteExpiredFollows(tx, PRUNE_PER_FOLLOW);
+    const content = await findFollowable(tx, place.business_id, suggestionId);
+    if (content === null) throw notFound('Suggestion');
+    if ((await countPendingFollows(tx, place.business_id, email)) >= PENDING_PER_ADDRESS) return [];
+    const follow = await insertFollow(tx, place.business_id, {
+      id: newId(),
+      suggestionId,
+      qrCodeId: place.qr_code_id,
+      email,
+      linkKey: newLinkKey(),
+    });
+    if (!follow) return [];
+    const mail = confirmationMail(baseUrl, follow, place.business_name, content);
+    await mailer.enqueue(tx, mail);
+    return [mail.id];
+  });
+  mailer.deliver(mailIds);
+}
+
+const invalidLink = () => new HttpError(404, 'This link is not valid', 'NOT_FOUND');
+
+/** The follow a link names and signs for `purpose`; null when it names none (unsubscribed already). */
+async function followOfLink(pool: pg.Pool, token: unknown, purpose: LinkPurpose) {
+  const id = linkId(token);
+  if (!id) throw invalidLink();
+  const follow = await findFollowById(pool, id);
+  if (follow && !linkValid(follow, purpose, token as string)) throw invalidLink();
+  return follow;
+}
+
+/** Confirms a follow from its link; a link past its 7 days is a 410 (the follow is forgotten). */
+export async function confirmFollowLink(pool: pg.Pool, token: unknown): Promise<{ businessName: string }> {
+  const follow = await followOfLink(pool, token, 'confirm');
+  if (!follow) throw invalidLink();
+  if (follow.expired) {
+    await deleteFollows(pool, follow.business_id, follow, false);
+    throw new HttpError(410, 'This confirmation link has expired: follow the suggestion again', 'GONE');
+  }
+  if (!follow.confirmed_at) await confirmFollow(pool, follow.business_id, follow.id);
+  return { businessName: follow.business_name };
+}
+
+/** What an unsubscribe link's page says about it, before anything is done. */
+export async function readUnsubscribeLink(pool: pg.Pool, token: unknown): Promise<{ businessName: string } | null> {
+  const follow = await followOfLink(pool, token, 'unsubscribe');
+  return follow ? { businessName: follow.business_name } : null;
+}
+
+/**
+ * Unsubscribes from the suggestion, or (`everything`) from every suggestion of the business: the
+ * follows are deleted, address and all. A link whose follow is gone already unsubscribed: nothing to do.
+ */
+export async function unsubscribeLink(pool: pg.Pool, token: unknown, everything: boolean): Promise<void> {
+  const follow = await followOfLink(pool, token, 'unsubscribe');
+  if (follow) await deleteFollows(pool, follow.business_id, follow, everything);
+}
+
+/** The confirmed followers of a suggestion of the business (at most 1000). */
+export async function listFollowers(pool: pg.Pool, businessId: string, suggestionId: string): Promise<FollowerRow[]> {
+  if (!(await findSuggestion(pool, businessId, suggestionId))) throw notFound('Suggestion');
+  return findFollowers(pool, businessId, suggestionId, 1000);
+}

@@ -1,0 +1,212 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import supertest from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/config/logger.js';
+import { FollowNotifier } from '../../src/follows/follow.notifier.js';
+import { confirmFollow, insertFollow } from '../../src/follows/follow.repository.js';
+import { newLinkKey } from '../../src/follows/follow.tokens.js';
+import { newId } from '../../src/shared/ids.js';
+import { useTestApp } from '../support/app.js';
+import { buildQrCode, buildSuggestion, buildTeam, uniqueEmail } from '../support/factories.js';
+import { useSmtpApp, type ReceivedMail } from '../support/mail.js';
+
+/** What followers hear, with a real SMTP peer on loopback (docs/notifications.md). */
+const ctx = useTestApp();
+const mail = useSmtpApp(ctx, { poll: true });
+type Team = Awaited<ReturnType<typeof buildTeam>>;
+
+const ORIGIN = 'http://localhost:3000';
+const page = () => supertest(mail.app);
+const notifier = (perBusinessPerHour = 1000) =>
+  new FollowNotifier(ctx.db.pool, mail.sender, createLogger('silent'), {
+    baseUrl: ORIGIN,
+    perBusinessPerHour,
+    pollIntervalMs: 60_000,
+  });
+/** Past the 5-minute grouping window of every notice written so far. */
+const afterWindow = () => new Date(Date.now() + 6 * 60_000);
+const settle = () => sleep(400);
+
+function linkIn(message: ReceivedMail, path: string): string {
+  const match = new RegExp(`${ORIGIN}(${path}\\?token=[A-Za-z0-9._%-]+)`).exec(message.text);
+  if (!match) throw new Error(`no ${path} link in:\n${message.text}`);
+  return match[1]!;
+}
+
+async function scene() {
+  const t = await buildTeam(ctx.db);
+  const qr = await buildQrCode(ctx.db, t.business.id);
+  const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: 'Oat milk, please' });
+  return { t, qr, s };
+}
+
+/** An address that follows from the page; confirmed unless told otherwise. Answers its confirmation. */
+async function follower(code: string, suggestionId: string, { confirm = true } = {}) {
+  const email = uniqueEmail('follower');
+  const res = await page().post(`/f/${code}/follow/${suggestionId}`).set('Origin', ORIGIN).type('form').send({ email });
+  expect(res.status).toBe(303);
+  const confirmation = await mail.peer.waitFor(email);
+  if (confirm) expect((await page().post(linkIn(confirmation, '/follow/confirm'))).status).toBe(200);
+  return { email, confirmation };
+}
+
+const patch = (t: Team, id: string, body: object) =>
+  mail.request().patch(`/api/v1/suggestions/${id}`).set('X-API-Key', t.write).send(body);
+
+describe('What followers hear', () => {
+  it('When the status moves twice within the window, then each confirmed follower gets one email and an unconfirmed one none', async () => {
+    const { t, qr, s } = await scene();
+    const a = await follower(qr.code, s.id);
+    const b = await follower(qr.code, s.id);
+    const c = await follower(qr.code, s.id, { confirm: false });
+    expect((await patch(t, s.id, { status: 'reviewing' })).status).toBe(200);
+    expect((await patch(t, s.id, { status: 'in_progress' })).status).toBe(200);
+    const run = notifier();
+    // within the window nothing is due
+    expect(await run.runDue()).toBe(0);
+    expect(await run.runDue(afterWindow())).toBe(2);
+    for (const { email } of [a, b]) {
+      const notification = await mail.peer.waitFor(email, { count: 2 });
+      expect(notification.subject).toBe(`In progress: your suggestion to ${t.business.name}`);
+      expect(notification.text).toContain('Status: Received → In progress');
+      expect(notification.text).toContain(`${ORIGIN}/f/${qr.code}#s-${s.id}`);
+      expect(notification.headers['list-unsubscribe']).toMatch(
+        /^<http:\/\/localhost:3000\/follow\/unsubscribe\?token=/,
+      );
+      expect(notification.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    }
+    expect(await run.runDue(afterWindow())).toBe(0);
+    await settle();
+    expect(mail.peer.to(a.email)).toHaveLength(2);
+    expect(mail.peer.to(b.email)).toHaveLength(2);
+    expect(mail.peer.to(c.email)).toHaveLength(1);
+  });
+
+  it('When a follower unsubscribes with the one-click POST, then nothing more is sent to them', async () => {
+    const { t, qr, s } = await scene();
+    const a = await follower(qr.code, s.id);
+    const b = await follower(qr.code, s.id);
+    const header = a.confirmation.headers['list-unsubscribe']!;
+    const oneClick = await page()
+      .post(header.slice(`<${ORIGIN}`.length, -1))
+      .type('form')
+      .send('List-Unsubscribe=One-Click');
+    expect(oneClick.status).toBe(200);
+    await patch(t, s.id, { status: 'completed' });
+    expect(await notifier().runDue(afterWindow())).toBe(1);
+    await mail.peer.waitFor(b.email, { count: 2 });
+    await settle();
+    expect(mail.peer.to(a.email)).toHaveLength(1);
+  });
+
+  it('When a public suggestion is rejected with a reply, then its followers are told, with the reply and no page link', async () => {
+    const { t, qr, s } = await scene();
+    const a = await follower(qr.code, s.id);
+    const reply = await mail
+      .request()
+      .put(`/api/v1/suggestions/${s.id}/reply`)
+      .set('X-API-Key', t.write)
+      .send({ content: 'Our supplier stopped making it, sorry.' });
+    expect(reply.status).toBe(200);
+    await patch(t, s.id, { status: 'rejected' });
+    expect(await notifier().runDue(afterWindow())).toBe(1);
+    const notification = await mail.peer.waitFor(a.email, { count: 2 });
+    expect(notification.text).toContain('Status: Received → Not planned');
+    expect(notification.text).toContain(`${t.business.name} answered: “Our supplier stopped making it, sorry.”`);
+    expect(notification.text).not.toContain(`/f/${qr.code}`);
+  });
+
+  it('When only the reply is set, then followers get it; removing it sends nothing', async () => {
+    const { t, qr, s } = await scene();
+    const a = await follower(qr.code, s.id);
+    const path = `/api/v1/suggestions/${s.id}/reply`;
+    await mail.request().put(path).set('X-API-Key', t.write).send({ content: 'Coming Monday' });
+    expect(await notifier().runDue(afterWindow())).toBe(1);
+    const notification = await mail.peer.waitFor(a.email, { count: 2 });
+    expect(notification.subject).toBe(`${t.business.name} answered a suggestion you follow`);
+    await mail.request().delete(path).set('X-API-Key', t.write);
+    expect(await notifier().runDue(afterWindow())).toBe(0);
+  });
+
+  it('When a suggestion is internal or refused in review, then its changes notify nobody', async () => {
+    const { t, qr, s } = await scene();
+    const a = await follower(qr.code, s.id);
+    await mail
+      .request()
+      .patch(`/businesses/${t.business.id}/suggestions/${s.id}`)
+      .set('X-API-Key', t.write)
+      .send({ visibility: 'internal' });
+    await patch(t, s.id, { status: 'in_progress' });
+
+    // a suggestion refused in review is never on the page; a follow written by the service's own statements
+    const refused = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', reviewState: 'rejected' });
+    const email = uniqueEmail('follower');
+    const follow = await insertFollow(ctx.db.pool, t.business.id, {
+      id: newId(),
+      suggestionId: refused.id,
+      qrCodeId: qr.id,
+      email,
+      linkKey: newLinkKey(),
+    });
+    await confirmFollow(ctx.db.pool, t.business.id, follow!.id);
+    await patch(t, refused.id, { status: 'completed' });
+
+    expect(await notifier().runDue(afterWindow())).toBe(0);
+    await settle();
+    expect(mail.peer.to(a.email)).toHaveLength(1);
+    expect(mail.peer.to(email)).toHaveLength(0);
+  });
+
+  it('When an API-created suggestion carries a customer_email, then that address is never mailed, whatever happens to it', async () => {
+    const { t, qr } = await scene();
+    const customer = uniqueEmail('customer');
+    const created = await mail
+      .request()
+      .post('/api/v1/suggestions')
+      .set('X-API-Key', t.write)
+      .send({ content: 'More vegan options', customer_email: customer, visibility: 'public' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const a = await follower(qr.code, id);
+    await mail.request().put(`/api/v1/suggestions/${id}/reply`).set('X-API-Key', t.write).send({ content: 'Yes!' });
+    for (const status of ['reviewing', 'in_progress', 'completed', 'rejected']) await patch(t, id, { status });
+    expect(await notifier().runDue(afterWindow())).toBe(1);
+    await mail.peer.waitFor(a.email, { count: 2 });
+    await settle();
+    expect(mail.peer.to(customer)).toHaveLength(0);
+    const { rows } = await ctx.db.pool.query('SELECT 1 FROM mail_outbox WHERE lower(recipient) = lower($1)', [
+      customer,
+    ]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it('When the business turns notifications off, then followers hear nothing', async () => {
+    const { t, qr, s } = await scene();
+    const a = await follower(qr.code, s.id);
+    const off = await mail
+      .request()
+      .patch(`/businesses/${t.business.id}`)
+      .set('Authorization', `Bearer ${t.ownerToken}`)
+      .send({ notify_followers: false });
+    expect(off.status).toBe(200);
+    expect(off.body.notify_followers).toBe(false);
+    await patch(t, s.id, { status: 'completed' });
+    expect(await notifier().runDue(afterWindow())).toBe(0);
+    await settle();
+    expect(mail.peer.to(a.email)).toHaveLength(1);
+  });
+
+  it('When the hourly cap is reached, then the rest wait, and no follower is mailed twice', async () => {
+    const { t, qr, s } = await scene();
+    const a = await follower(qr.code, s.id);
+    const b = await follower(qr.code, s.id);
+    await patch(t, s.id, { status: 'completed' });
+    const capped = notifier(1);
+    expect(await capped.runDue(afterWindow())).toBe(1);
+    expect(await capped.runDue(new Date(Date.now() + 12 * 60_000))).toBe(0);
+    // a higher cap (another hour) sends the notice to the follower left, and only to them
+    expect(await notifier().runDue(new Date(Date.now() + 12 * 60_000))).toBe(1);
+    await settle();
+    expect(mail.peer.to(a.email).length + mail.peer.to(b.email).length).toBe(4);
+  });
+});
