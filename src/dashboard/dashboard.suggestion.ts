@@ -11,7 +11,8 @@ import { getLocation } from '../locations/location.service.js';
 import { getQrCode } from '../qr-codes/qr-code.service.js';
 import { PRIORITIES, SUGGESTION_STATUSES, VISIBILITIES } from '../shared/schemas.js';
 import { toSuggestionDashboardResponse } from '../suggestions/suggestion.presenter.js';
-import { updateSuggestionDashboardBody } from '../suggestions/suggestion.schemas.js';
+import { replySuggestionBody, updateSuggestionDashboardBody } from '../suggestions/suggestion.schemas.js';
+import { removeReply, replyToSuggestion } from '../suggestions/suggestion-reply.service.js';
 import { changeSuggestion, getSuggestion } from '../suggestions/suggestion.service.js';
 import { listVotes } from '../votes/vote.service.js';
 import { allowed, memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
@@ -24,6 +25,8 @@ const SAVED: Record<string, string> = {
   approved: 'The suggestion is approved.',
   rejected: 'The suggestion is rejected: it stays off the public page.',
   commented: 'Your comment is added.',
+  replied: 'Your reply is saved: the public page shows it under the suggestion.',
+  unreplied: 'The reply is removed.',
 };
 
 const HAPPENED: Record<string, string> = {
@@ -51,6 +54,7 @@ interface SuggestionPageState {
   status?: number;
   changing?: { errors: FieldErrors; formError?: string };
   commenting?: { value: string; errors: FieldErrors };
+  replying?: { value: string; errors: FieldErrors };
   saved?: string;
 }
 
@@ -116,6 +120,9 @@ export function suggestionPages(services: Services): Router {
       awaitingReview: suggestion.review_state === 'pending',
       changing: state.changing ?? { errors: {} },
       commenting: state.commenting ?? { value: '', errors: {} },
+      // The business's public reply: set and removed as PUT and DELETE .../reply do (`write`).
+      reply: suggestion.reply ? { ...suggestion.reply, when: when(new Date(suggestion.reply.updated_at)) } : null,
+      replying: state.replying ?? { value: suggestion.reply?.content ?? '', errors: {} },
       saved: state.saved,
     });
   }
@@ -179,6 +186,23 @@ export function suggestionPages(services: Services): Router {
     if (!form.ok) return show(res, who, id, { status: 400, commenting: { value: content, errors: form.errors } });
     await addComment(pool, who.principal, 'suggestion', id, form.data.content);
     res.redirect(303, `${pageOf(who, id)}?saved=commented#comments`);
+  });
+
+  router.post(`${path}/reply`, requireMember(pool), formBody, async (req, res) => {
+    const who = allowedTo(req, res, 'write');
+    const id = idParam(req.params.suggestion_id, 'Suggestion');
+    const content = formFields(req).content ?? '';
+    const form = parseForm(replySuggestionBody, { content }, { content: 'The reply' });
+    if (!form.ok) return show(res, who, id, { status: 400, replying: { value: content, errors: form.errors } });
+    await replyToSuggestion(pool, who.principal, id, form.data.content);
+    res.redirect(303, `${pageOf(who, id)}?saved=replied#reply`);
+  });
+
+  router.post(`${path}/reply/remove`, requireMember(pool), formBody, async (req, res) => {
+    const who = allowedTo(req, res, 'write');
+    const id = idParam(req.params.suggestion_id, 'Suggestion');
+    await removeReply(pool, who.principal, id);
+    res.redirect(303, `${pageOf(who, id)}?saved=unreplied#reply`);
   });
 
   return router;

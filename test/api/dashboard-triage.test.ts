@@ -338,6 +338,34 @@ describe("a suggestion's page", () => {
     expect(empty.text).toMatch(/id="comment-content"[^>]*aria-invalid="true"/);
   });
 
+  it('When an owner replies in public from the page, then the API and the public page carry it; a member may not; removing it clears it', async () => {
+    const t = await buildTeam(ctx.db);
+    const qr = await buildQrCode(ctx.db, t.business.id);
+    const s = await buildSuggestion(ctx.db, t.business.id, { content: 'A ramp at the door', visibility: 'public' });
+    const owner = withSession(t.ownerToken);
+    const empty = await post(owner, pageOf(t, s.id), `${pageOf(t, s.id)}/reply`, { content: '  ' });
+    expectPage(empty, 400);
+    expect(empty.text).toMatch(/id="reply-content"[^>]*aria-invalid="true"/);
+
+    const saved = await post(owner, pageOf(t, s.id), `${pageOf(t, s.id)}/reply`, { content: 'Coming in May' });
+    expect(saved.status).toBe(303);
+    const read = await ctx.request().get(`/api/v1/suggestions/${s.id}`).set('X-API-Key', t.read);
+    expect(read.body.reply).toMatchObject({ content: 'Coming in May', author_name: expect.any(String) });
+    expect((await ctx.request().get(`/f/${qr.code}`)).text).toContain('Coming in May');
+    const page = await owner.get(pageOf(t, s.id));
+    expect(page.text).toMatch(/id="current-reply"[^>]*>Coming in May</);
+
+    const member = withSession(t.member.token);
+    expect((await member.get(pageOf(t, s.id))).text).not.toContain('/reply"');
+    const refused = await post(member, pageOf(t, s.id), `${pageOf(t, s.id)}/reply`, { content: 'Never' });
+    expectPage(refused, 403);
+
+    const removed = await post(owner, pageOf(t, s.id), `${pageOf(t, s.id)}/reply/remove`, {});
+    expect(removed.status).toBe(303);
+    const after = await ctx.request().get(`/api/v1/suggestions/${s.id}`).set('X-API-Key', t.read);
+    expect(after.body.reply).toBeNull();
+  });
+
   it("When someone opens or changes another business's suggestion, then it is refused; an unknown one is a 404 page", async () => {
     const t = await buildTeam(ctx.db);
     const other = await buildTeam(ctx.db);
