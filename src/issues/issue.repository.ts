@@ -1,5 +1,5 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
-import { andRecordsSql, queuedSql, recordsSql, type Records } from '../outbox/outbox.repository.js';
+import { andRecordsSql, queuedSql, recordsSql, type Records, recordedRow } from '../outbox/outbox.repository.js';
 import { columnList, fieldSqlOf, isoText, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, IssueStatus, Priority } from '../shared/schemas.js';
@@ -84,13 +84,6 @@ export interface IssueChanges {
 
 type Recorded = { row: IssueRow; queued: number } | null;
 
-function recorded(rows: (IssueRow & { queued: number })[]): Recorded {
-  const first = rows[0];
-  if (!first) return null;
-  const { queued, ...row } = first;
-  return { row, queued };
-}
-
 /**
  * Inserts an issue with its records (the activity's data given, the event's object read from the new
  * row) in one statement: no transaction of its own, one round trip. Null, and nothing written, when
@@ -138,7 +131,7 @@ export async function insertRecordedIssue(
     FROM changed`,
     params,
   );
-  return recorded(rows);
+  return recordedRow(rows);
 }
 
 /**
@@ -202,7 +195,7 @@ export async function updateRecordedIssue(
     FROM changed`,
     params,
   );
-  return recorded(rows);
+  return recordedRow(rows);
 }
 
 export interface UnassignedIssueRow {

@@ -149,3 +149,14 @@ export async function deleteOldEvents(db: Queryable, retentionDays: number, batc
   );
   return rowCount ?? 0;
 }
+
+/**
+ * The row a statement wrote with its records (`SELECT <columns>, <queuedSql> AS queued`), apart from
+ * how many webhook deliveries it queued; null when it wrote none.
+ */
+export function recordedRow<Row>(rows: (Row & { queued: number })[]): { row: Row; queued: number } | null {
+  const first = rows[0];
+  if (!first) return null;
+  const { queued, ...row } = first;
+  return { row: row as Row, queued };
+}

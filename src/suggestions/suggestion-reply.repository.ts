@@ -1,6 +1,6 @@
 import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
-import { recordsSql, queuedSql, type Records } from '../outbox/outbox.repository.js';
+import { recordsSql, queuedSql, type Records, recordedRow } from '../outbox/outbox.repository.js';
 import { SUGGESTION_COLUMNS as COLUMNS, SUGGESTION_OBJECT_SQL, type SuggestionRow } from './suggestion.repository.js';
 
 /** The new reply: its content, or null to remove it. */
@@ -63,8 +63,5 @@ export async function updateRecordedReply(
     FROM changed`,
     params,
   );
-  const updated = rows[0];
-  if (!updated) return null;
-  const { queued, ...row } = updated;
-  return { row, queued };
+  return recordedRow(rows);
 }

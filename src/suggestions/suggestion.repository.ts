@@ -1,5 +1,5 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
-import { andRecordsSql, recordsSql, queuedSql, type Records } from '../outbox/outbox.repository.js';
+import { andRecordsSql, recordsSql, queuedSql, type Records, recordedRow } from '../outbox/outbox.repository.js';
 import { columnList, fieldSqlOf, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';
@@ -142,10 +142,7 @@ export async function insertRecordedSuggestion(
     FROM changed`,
     params,
   );
-  const created = rows[0];
-  if (!created) return null;
-  const { queued, ...row } = created;
-  return { row, queued };
+  return recordedRow(rows);
 }
 
 export interface SuggestionChanges {
@@ -203,8 +200,5 @@ export async function updateRecordedSuggestion(
     FROM changed`,
     params,
   );
-  const updated = rows[0];
-  if (!updated) return null;
-  const { queued, ...row } = updated;
-  return { row, queued };
+  return recordedRow(rows);
 }
