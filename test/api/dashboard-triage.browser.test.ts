@@ -1,61 +1,29 @@
-import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import type { Express } from 'express';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
-import { capturingLogger, useTestApp } from '../support/app.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.js';
 import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
 import { buildApiKey, buildIssue, buildQrCode, buildSuggestion } from '../support/factories.js';
-import { browserTitle, DESKTOP, expectAccessible, hasChromium, launchChromium, PHONE } from '../support/browser.js';
+import {
+  browserTitle,
+  DESKTOP,
+  expectAccessible,
+  hasChromium,
+  PHONE,
+  SCREENSHOTS,
+  useBrowserServer,
+} from '../support/browser.js';
 
 const ctx = useTestApp();
 
-/** Screenshots: to test/artifacts (git-ignored), or to docs/images with UPDATE_SCREENSHOTS=1. */
-const SCREENSHOTS = fileURLToPath(
-  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
-);
-
-let server: Server;
-let base = '';
-let browser: Browser;
-let limiters: RateLimiters;
-let app: Express;
-
-/** One server for the file, on a real port, whose PUBLIC_BASE_URL is its own address. */
-beforeAll(async () => {
-  if (!hasChromium) return;
-  const { logger } = capturingLogger();
-  limiters = createRateLimiters({ limit: 100_000, failedAuthLimit: 100_000, logger });
-  server = createServer((req, res) => app(req, res));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  app = createApp({ db: ctx.db, logger, rateLimiters: limiters, config: { PUBLIC_BASE_URL: base } });
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-}, 60_000);
-
-afterAll(async () => {
-  if (!hasChromium) return;
-  await browser.close();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await limiters.close();
-});
-
+const served = useBrowserServer(ctx);
 const title = browserTitle;
 
 /** A new business, its owner signed in through the page, on its home (the inbox). */
 async function ownerSignedIn(javaScriptEnabled: boolean) {
   const owner = await buildOwnerWithPassword(ctx.db);
-  const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled, bypassCSP: true });
+  const context = await served.browser.newContext({ viewport: PHONE, javaScriptEnabled, bypassCSP: true });
   const page = await context.newPage();
-  await page.goto(`${base}/app/sign-in`);
+  await page.goto(`${served.base}/app/sign-in`);
   await page.getByLabel('Email').fill(owner.email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -130,7 +98,7 @@ describe.each([
         customerName: 'Ben',
       });
       const publicPage = await context.newPage();
-      await publicPage.goto(`${base}/f/${qr.code}`);
+      await publicPage.goto(`${served.base}/f/${qr.code}`);
       expect(await publicPage.content()).not.toContain('A rack for bicycles');
 
       await page.reload();
@@ -229,7 +197,7 @@ describe.each([
       expect(await page.locator('svg.bars[role="img"]').count()).toBe(3);
       expect(await page.locator('#chart-sentiment svg rect').count()).toBe(3);
       expect(await page.locator('#chart-sentiment table tbody tr').count()).toBe(3);
-      expect(requested.every((url) => url.startsWith(base))).toBe(true);
+      expect(requested.every((url) => url.startsWith(served.base))).toBe(true);
       await check(page, 'analytics');
       await shoot(page, 'dashboard-analytics');
       await context.close();

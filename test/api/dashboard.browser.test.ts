@@ -1,13 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import type { Express } from 'express';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
 import { capturingLogger, useTestApp } from '../support/app.js';
 import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
 import { SmtpPeer, type ReceivedMail } from '../support/mail.js';
@@ -15,65 +7,44 @@ import { buildIssue, buildSuggestion, uniqueEmail } from '../support/factories.j
 import { useReceivers } from '../support/receiver.js';
 import { Webhook } from 'standardwebhooks';
 import { WebhookWorker } from '../../src/webhooks/webhook.worker.js';
-import { browserTitle, DESKTOP, expectAccessible, hasChromium, launchChromium, PHONE } from '../support/browser.js';
+import {
+  browserTitle,
+  DESKTOP,
+  expectAccessible,
+  hasChromium,
+  PHONE,
+  SCREENSHOTS,
+  useBrowserServer,
+} from '../support/browser.js';
 
 const ctx = useTestApp();
 const startReceiver = useReceivers();
 
-/** Screenshots: to test/artifacts (git-ignored), or to docs/images with UPDATE_SCREENSHOTS=1. */
-const SCREENSHOTS = fileURLToPath(
-  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
-);
-
-let server: Server;
-let base = '';
-let browser: Browser;
 let peer: SmtpPeer;
-let limiters: RateLimiters;
-let app: Express;
 const requested: string[] = [];
 
-/**
- * One server for the file, on a real port, whose mail goes to a real SMTP peer; PUBLIC_BASE_URL is
- * the server's address and DASHBOARD_URL is left to its default, so the emails' links lead here.
- */
+// Registered first, so the peer is up when the server below is configured with it.
 beforeAll(async () => {
-  if (!hasChromium) return;
-  const { logger } = capturingLogger();
-  peer = await SmtpPeer.start();
-  limiters = createRateLimiters({ limit: 100_000, failedAuthLimit: 100_000, logger });
-  server = createServer((req, res) => app(req, res));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  app = createApp({
-    db: ctx.db,
-    logger,
-    rateLimiters: limiters,
-    config: {
-      PUBLIC_BASE_URL: base,
-      SMTP_URL: peer.url,
-      MAIL_FROM: 'Feedback <no-reply@feedback.test>',
-      // The webhook receiver is on loopback.
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
-    },
-  });
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-}, 60_000);
-
-afterAll(async () => {
-  if (!hasChromium) return;
-  await browser.close();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await limiters.close();
-  await peer.close();
+  if (hasChromium) peer = await SmtpPeer.start();
 });
+afterAll(async () => {
+  await peer?.close();
+});
+
+/**
+ * One server for the file whose mail goes to a real SMTP peer; DASHBOARD_URL is left to its default,
+ * so the emails' links lead here.
+ */
+const served = useBrowserServer(ctx, () => ({
+  SMTP_URL: peer.url,
+  MAIL_FROM: 'Feedback <no-reply@feedback.test>',
+  // The webhook receiver is on loopback.
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+}));
 
 /** A browser; axe is injected past the page's CSP (bypassCSP), which the pages themselves never need. */
 async function open(javaScriptEnabled: boolean, viewport = PHONE): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, javaScriptEnabled, bypassCSP: true });
+  const context = await served.browser.newContext({ viewport, javaScriptEnabled, bypassCSP: true });
   context.on('request', (request) => requested.push(request.url()));
   return context;
 }
@@ -84,7 +55,7 @@ const title = browserTitle;
 function linkIn(message: ReceivedMail, page: 'accept-invite' | 'reset-password'): string {
   const match = new RegExp(`^(http\\S+/app/${page}#token=\\S+)$`, 'm').exec(message.text);
   if (!match) throw new Error(`no ${page} link in:\n${message.text}`);
-  expect(match[1]!.startsWith(`${base}/app/${page}#token=`)).toBe(true);
+  expect(match[1]!.startsWith(`${served.base}/app/${page}#token=`)).toBe(true);
   return match[1]!;
 }
 
@@ -105,7 +76,7 @@ async function ownerSignedIn(javaScript: boolean, viewport = PHONE) {
   const owner = await buildOwnerWithPassword(ctx.db);
   const context = await open(javaScript, viewport);
   const page = await context.newPage();
-  await page.goto(`${base}/app/sign-in`);
+  await page.goto(`${served.base}/app/sign-in`);
   await signIn(page, owner.email, PASSWORD);
   expect(new URL(page.url()).pathname).toBe(`/app/b/${owner.business.id}`);
   return { ...owner, context, page };
@@ -137,7 +108,7 @@ describe.each([
       await buildIssue(ctx.db, business.id);
       const context = await open(javaScript);
       const page = await context.newPage();
-      await page.goto(`${base}/app/b/${business.id}`);
+      await page.goto(`${served.base}/app/b/${business.id}`);
       expect(new URL(page.url()).pathname).toBe('/app/sign-in');
       await check(page, 'sign-in');
 
@@ -161,10 +132,10 @@ describe.each([
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(/\/app\/sign-in\?signed_out=1$/);
       await expect(page.getByRole('status').textContent()).resolves.toContain('You are signed out.');
-      await page.goto(`${base}/app/b/${business.id}`);
+      await page.goto(`${served.base}/app/b/${business.id}`);
       expect(new URL(page.url()).pathname).toBe('/app/sign-in');
       await context.close();
-      expect(requested.filter((address) => !address.startsWith(base))).toEqual([]);
+      expect(requested.filter((address) => !address.startsWith(served.base))).toEqual([]);
     },
     60_000,
   );
@@ -174,9 +145,9 @@ describe.each([
     async () => {
       const { business, email } = await buildOwnerWithPassword(ctx.db, { name: 'Café Lune' });
       const context = await open(javaScript, DESKTOP);
-      if (javaScript) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      if (javaScript) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.base });
       const page = await context.newPage();
-      await page.goto(`${base}/app/sign-in`);
+      await page.goto(`${served.base}/app/sign-in`);
       await signIn(page, email, PASSWORD);
       await page.getByRole('link', { name: 'Integrations' }).click();
       await page.waitForURL(/\/integrations$/);
@@ -205,10 +176,10 @@ describe.each([
       await check(page, 'key created');
       await shoot(page, 'dashboard-api-key');
 
-      const suggestions = () => fetch(`${base}/api/v1/suggestions`, { headers: { 'X-API-Key': key } });
+      const suggestions = () => fetch(`${served.base}/api/v1/suggestions`, { headers: { 'X-API-Key': key } });
       expect((await suggestions()).status).toBe(200);
 
-      await page.goto(`${base}/app/b/${business.id}/integrations`);
+      await page.goto(`${served.base}/app/b/${business.id}/integrations`);
       await expect(page.locator('body').textContent()).resolves.not.toContain(key);
       await page.getByRole('link', { name: 'Revoke Till sync' }).click();
       await check(page, 'revoke confirmation');
@@ -309,20 +280,20 @@ describe.each([
       await check(joining, 'accept an invite, password refused');
       await joining.getByLabel('Choose a password').fill('violet lanterns drift upstream');
       await joining.getByRole('button', { name: 'Create the account and accept' }).click();
-      await joining.waitForURL(`${base}/app/b/${business.id}`);
+      await joining.waitForURL(`${served.base}/app/b/${business.id}`);
       await expect(joining.locator('.business-name').textContent()).resolves.toContain('(admin)');
 
-      await page.goto(`${base}/app/b/${business.id}/team`);
+      await page.goto(`${served.base}/app/b/${business.id}/team`);
       await page.getByLabel('Role of Léa Bernard').selectOption('member');
       await page.getByRole('button', { name: 'Change the role of Léa Bernard' }).click();
       await page.waitForURL(/saved=role/);
 
-      await joining.goto(`${base}/app/b/${business.id}/team`);
+      await joining.goto(`${served.base}/app/b/${business.id}/team`);
       await expect(joining.getByRole('button', { name: /Send the invite/ }).count()).resolves.toBe(0);
       await joining.getByRole('link', { name: 'Leave the business' }).click();
       await check(joining, 'leave');
       await joining.getByRole('button', { name: 'Leave the business' }).click();
-      await joining.waitForURL(`${base}/app`);
+      await joining.waitForURL(`${served.base}/app`);
       await expect(joining.locator('main').textContent()).resolves.toContain('does not belong to any business');
       await page.reload();
       await expect(page.locator('main').textContent()).resolves.not.toContain('Léa Bernard');
@@ -339,7 +310,7 @@ describe.each([
     async () => {
       const existing = await buildOwnerWithPassword(ctx.db);
       const { business, context, page } = await ownerSignedIn(javaScript, DESKTOP);
-      await page.goto(`${base}/app/b/${business.id}/team`);
+      await page.goto(`${served.base}/app/b/${business.id}/team`);
       await page.getByLabel('Email').fill(existing.email);
       await page.getByRole('button', { name: 'Send the invite' }).click();
       await page.waitForURL(/saved=invited/);
@@ -354,7 +325,7 @@ describe.each([
       await joining.getByLabel('Email').fill(existing.email);
       await joining.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await joining.getByRole('button', { name: 'Sign in and accept' }).click();
-      await joining.waitForURL(`${base}/app/b/${business.id}`);
+      await joining.waitForURL(`${served.base}/app/b/${business.id}`);
       await expect(joining.getByRole('link', { name: 'Switch business' }).count()).resolves.toBe(1);
 
       await page.reload();
@@ -375,7 +346,7 @@ describe.each([
       const owner = await buildOwnerWithPassword(ctx.db);
       const context = await open(javaScript);
       const page = await context.newPage();
-      await page.goto(`${base}/app/sign-in`);
+      await page.goto(`${served.base}/app/sign-in`);
       await page.getByRole('link', { name: 'Forgot your password?' }).click();
       await check(page, 'forgot password');
       await page.getByLabel('Email').fill(owner.email);
@@ -389,7 +360,7 @@ describe.each([
       const fresh = 'violet lanterns drift upstream';
       await page.getByLabel('New password').fill(fresh);
       await page.getByRole('button', { name: 'Set the password and sign in' }).click();
-      await page.waitForURL(`${base}/app/b/${owner.business.id}`);
+      await page.waitForURL(`${served.base}/app/b/${owner.business.id}`);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(/signed_out=1/);

@@ -1,7 +1,16 @@
-import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Express } from 'express';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createApp } from '../../src/app.js';
+import type { Config } from '../../src/config/config.js';
+import { createRateLimiters } from '../../src/http/rate-limit.js';
+import { capturingLogger, type TestContext } from './app.js';
 
 /**
  * What the browser tests share: Debian's Chromium (playwright-core never downloads a browser), the
@@ -58,4 +67,46 @@ export async function expectAccessible(page: Page, state: string): Promise<void>
     expect(await axeViolations(page), `${state} at ${size.width}x${size.height}`).toEqual([]);
   }
   if (viewport) await page.setViewportSize(viewport);
+}
+
+/** Screenshots: to test/artifacts (git-ignored), or to docs/images with UPDATE_SCREENSHOTS=1. */
+export const SCREENSHOTS = fileURLToPath(
+  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/images/' : '../artifacts/', import.meta.url),
+);
+
+export interface BrowserServer {
+  /** The server's address, which is also its PUBLIC_BASE_URL. */
+  base: string;
+  browser: Browser;
+  app: Express;
+}
+
+/**
+ * One server for the file, on a real port, whose PUBLIC_BASE_URL is its own address (so the links it
+ * writes lead back to it), with `config(base)` besides, and Chromium; both closed after the file.
+ * Its fields are set once the file's hooks have run.
+ */
+export function useBrowserServer(ctx: TestContext, config: (base: string) => Partial<Config> = () => ({})) {
+  const served = {} as BrowserServer;
+  const { logger } = capturingLogger();
+  const limiters = createRateLimiters({ limit: 100_000, failedAuthLimit: 100_000, logger });
+  const server = createServer((req, res) => served.app(req, res));
+  beforeAll(async () => {
+    if (!hasChromium) return;
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    served.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const settings = { PUBLIC_BASE_URL: served.base, ...config(served.base) };
+    served.app = createApp({ db: ctx.db, logger, rateLimiters: limiters, config: settings });
+    served.browser = await launchChromium();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await limiters.close();
+    if (!hasChromium) return;
+    await served.browser.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return served;
 }
