@@ -286,11 +286,19 @@ async function main() {
     await runLoad({ ...get(listUrl(twin.url), asKey(small)), seconds: 2 * plan.warmupSeconds + 1 });
   }
   const dashboardUrl = `${api.url}/businesses/${small.id}/suggestions?limit=50`;
+  // The dashboard's inbox (issue 31): the page of the same 50 suggestions, by the session's cookie.
+  const inboxUrl = (base: string, tenant: { id: string }) => `${base}/app/b/${tenant.id}?limit=50`;
+  const asCookie = (token: string) => ({ cookie: `fb_session=${token}` });
+  const inboxPage = await fetch(inboxUrl(api.url, small), { headers: asCookie(session) });
+  if (inboxPage.status !== 200 || !(await inboxPage.text()).includes(`id="inbox-total">${plan.small}<`)) {
+    throw new Error(`the inbox does not show the ${plan.small} suggestions: ${inboxPage.status}`);
+  }
   const dashboard = await alternate(
     {
       v1: get(listUrl(api.url), asKey(small)),
       business_key: get(dashboardUrl, asBearer(small)),
       business_session: get(dashboardUrl, { authorization: `Bearer ${session}` }),
+      inbox: get(inboxUrl(api.url, small), asCookie(session)),
       metrics_on: get(listUrl(measured.url), asKey(small)),
       metrics_off: get(listUrl(unmeasured.url), asKey(small)),
       metrics_off_twin: get(listUrl(unmeasuredTwin.url), asKey(small)),
@@ -317,8 +325,14 @@ async function main() {
   }
 
   log(`scale: ${plan.large} suggestions against ${plan.small}`);
+  // The inbox with its page cache off too (LIST_CACHE_MB=0 turns both off): the page's own reads.
+  const largeSession = await signIn(large, api.url, pgEnv);
   const scale = await alternate(
-    { large: get(listUrl(uncached.url), asKey(large)), small: get(listUrl(uncached.url), asKey(small)) },
+    {
+      large: get(listUrl(uncached.url), asKey(large)),
+      small: get(listUrl(uncached.url), asKey(small)),
+      inbox_large: get(inboxUrl(uncached.url, large), asCookie(largeSession)),
+    },
     timing,
   );
   const overview = (tenant: { id: string }) => `${api.url}/businesses/${tenant.id}/analytics/overview`;
@@ -702,6 +716,8 @@ async function main() {
     business_list_session_vs_v1_list_throughput_ratio: round(
       medianRatio(dashboard.business_session, dashboard.v1, rps),
     ),
+    inbox_vs_business_list_throughput_ratio: round(medianRatio(dashboard.inbox, dashboard.business_session, rps)),
+    inbox_rps: Math.round(medianOf(dashboard.inbox, rps)),
     metrics_overhead_ratio: round(medianRatio(dashboard.metrics_on, dashboard.metrics_off, rps)),
     metrics_off_twins_throughput_ratio: round(medianRatio(dashboard.metrics_off_twin, dashboard.metrics_off, rps)),
     list_p99_ms: medianOf(versus.list, p99),
@@ -721,6 +737,8 @@ async function main() {
     list_q_common_vs_floor_p50_ratio: round(medianOf(searches.common, p50) / searchFloor.common.p50),
     list_q_common_floor_vs_list_large_floor_p50_ratio: round(searchFloor.common.p50 / searchFloor.large.p50),
     scale_p50_ratio_large_vs_small: round(medianRatio(scale.large, scale.small, p50)),
+    inbox_large_p50_ms: medianOf(scale.inbox_large, p50),
+    inbox_large_vs_list_large_p50_ratio: round(medianRatio(scale.inbox_large, scale.large, p50)),
     list_large_p50_ms: medianOf(scale.large, p50),
     list_small_p50_ms: medianOf(scale.small, p50),
     analytics_p50_ratio_large_vs_small: round(medianRatio(analytics.large, analytics.small, p50)),

@@ -23,6 +23,7 @@ export const TARGETS = {
   seed_vs_postgres_ingest_ratio: { at_least: 0.9 },
   business_list_vs_v1_list_throughput_ratio: { at_least: 0.9 },
   business_list_session_vs_v1_list_throughput_ratio: { at_least: 0.9 },
+  inbox_vs_business_list_throughput_ratio: { at_least: 0.8 },
   metrics_overhead_ratio: { at_least: 0.95 },
   create_with_idempotency_key_vs_without_throughput_ratio: { at_least: 0.8 },
 } as const;
@@ -55,6 +56,8 @@ const ROWS: [key: string, label: string][] = [
   ['list_p50_ms', 'list p50 (ms)'],
   ['business_list_vs_v1_list_throughput_ratio', 'dashboard list by key / /api/v1 list throughput'],
   ['business_list_session_vs_v1_list_throughput_ratio', 'dashboard list by session / /api/v1 list throughput'],
+  ['inbox_rps', 'dashboard inbox page, 50 suggestions, by session cookie (req/s)'],
+  ['inbox_vs_business_list_throughput_ratio', 'dashboard inbox page / the business list it renders throughput'],
   ['metrics_overhead_ratio', 'list with metrics on / off throughput'],
   [
     'metrics_off_twins_throughput_ratio',
@@ -86,6 +89,8 @@ const ROWS: [key: string, label: string][] = [
   ['list_q_relevance_large_p50_ms', 'search "coffee", sort=relevance, large business p50 (ms)'],
   ['list_q_relevance_vs_list_large_p50_ratio', 'search "coffee" by relevance / plain list p50, large business'],
   ['scale_p50_ratio_large_vs_small', 'list p50, large / small business'],
+  ['inbox_large_p50_ms', 'dashboard inbox, caches off, large business p50 (ms)'],
+  ['inbox_large_vs_list_large_p50_ratio', 'dashboard inbox / list p50, caches off, large business'],
   ['analytics_p50_ratio_large_vs_small', 'analytics p50, large / small business'],
   ['create_throughput_rps', 'create throughput (req/s)'],
   ['write_floor_rps', 'write floor: the same create statements on node:http + pg (req/s)'],

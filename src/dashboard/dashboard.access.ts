@@ -1,10 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
 import { authorize, type Action } from '../auth/authorize.js';
-import { browserMember, liveBrowserSession } from '../auth/browser-session.js';
+import { liveBrowserSession } from '../auth/browser-session.js';
+import { isWellFormedSessionToken } from '../auth/session-token.js';
 import type { UserPrincipal } from '../auth/principal.js';
 import { forbidden, HttpError } from '../errors/http-error.js';
 import type { MembershipSummaryRow } from '../sessions/session.repository.js';
+import { sha256 } from '../shared/digest.js';
+import { uuid } from '../shared/schemas.js';
+import { findMemberPage } from './dashboard.repository.js';
 import { describeUser } from '../sessions/session.service.js';
 import { formToken, readCookie, redirectToSignIn, SESSION_COOKIE } from './dashboard.session.js';
 import type { Frame } from './dashboard.views.js';
@@ -22,7 +26,11 @@ export interface SignedIn {
 export interface SignedInMember extends SignedIn {
   principal: UserPrincipal;
   business: MembershipSummaryRow;
+  /** Read with the session (findMemberPage): whether reviews happen here, and its locations by name. */
+  settings: { approvalRequired: boolean; locations: { id: string; name: string }[] };
 }
+
+const notAMember = () => forbidden('You are not a member of this business', 'NO_BUSINESS_ACCESS');
 
 /** Every action a page may offer; the layout and the pages show only what authorize() allows. */
 const OFFERED: Action[] = [
@@ -85,15 +93,39 @@ export function requireSession(pool: pg.Pool): RequestHandler {
 export function requireMember(pool: pg.Pool): RequestHandler {
   return async (req, res, next) => {
     const token = readCookie(req, SESSION_COOKIE);
-    const businessId = String(req.params.business_id ?? '');
-    const found = await browserMember(pool, token, businessId);
-    if (!found) return redirectToSignIn(req, res);
-    if (!found.principal) throw forbidden('You are not a member of this business', 'NO_BUSINESS_ACCESS');
-    const signedIn = await describeSignedIn(pool, found.session.id, found.session.user_id, token!);
-    const business = signedIn?.memberships.find((m) => m.business_id === found.principal!.businessId);
-    if (!signedIn || !business) throw forbidden('You are not a member of this business', 'NO_BUSINESS_ACCESS');
+    if (!token || !isWellFormedSessionToken(token)) return redirectToSignIn(req, res);
+    const businessId = uuid.safeParse(req.params.business_id);
+    if (!businessId.success) {
+      // A malformed business id is no membership: still the sign-in page for a dead session.
+      if (!(await liveBrowserSession(pool, token))) return redirectToSignIn(req, res);
+      throw notAMember();
+    }
+    const id = businessId.data.toLowerCase();
+    const row = await findMemberPage(pool, sha256(token), id);
+    if (!row) return redirectToSignIn(req, res);
+    const business = row.memberships.find((m) => m.business_id === id);
+    if (!row.role || !business) throw notAMember();
+    const signedIn: SignedIn = {
+      sessionId: row.session_id,
+      token,
+      user: { id: row.user_id, name: row.user_name, email: row.user_email },
+      memberships: row.memberships,
+    };
+    const principal: UserPrincipal = {
+      kind: 'user',
+      businessId: id,
+      role: row.role,
+      userId: row.user_id,
+      sessionId: row.session_id,
+      changeNumber: row.change_number,
+    };
     res.locals.signedIn = signedIn;
-    res.locals.member = { ...signedIn, principal: found.principal, business } satisfies SignedInMember;
+    res.locals.member = {
+      ...signedIn,
+      principal,
+      business,
+      settings: { approvalRequired: row.approval_required, locations: row.locations },
+    } satisfies SignedInMember;
     next();
   };
 }

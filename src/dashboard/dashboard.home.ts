@@ -1,49 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import { analyticsOverview, type Overview } from '../analytics/analytics.service.js';
 import { authorize } from '../auth/authorize.js';
 import type { Services } from '../http/route.js';
-import { ISSUE_STATUSES, SUGGESTION_STATUSES } from '../shared/schemas.js';
 import { memberFrame, memberOf, requireMember, requireSession, signedInOf, userFrame } from './dashboard.access.js';
-import { inboxPages, inboxView } from './dashboard.inbox.js';
+import { inboxPages, inboxValues, inboxView } from './dashboard.inbox.js';
 import { BASE_PATH } from './dashboard.session.js';
-import { sendView, type FieldErrors } from './dashboard.views.js';
-
-const LABELS: Record<string, string> = {
-  pending: 'Pending',
-  reviewing: 'Reviewing',
-  in_progress: 'In progress',
-  completed: 'Completed',
-  rejected: 'Rejected',
-  open: 'Open',
-  assigned: 'Assigned',
-  resolved: 'Resolved',
-  closed: 'Closed',
-};
-
-/** Every status, zero when none has it, in the order of its life. */
-function byStatus(statuses: readonly string[], rows: Overview['suggestions']) {
-  const counts = statuses.map((status) => ({
-    label: LABELS[status] ?? status,
-    count: rows.find((row) => row.key === status)?.count ?? 0,
-  }));
-  return { total: counts.reduce((sum, row) => sum + row.count, 0), counts };
-}
-
-/** The overview the home page shows: the analytics overview's counts, as the JSON route computes them. */
-function homeView(overview: Overview) {
-  return {
-    suggestions: byStatus(SUGGESTION_STATUSES, overview.suggestions),
-    issues: byStatus(ISSUE_STATUSES, overview.issues),
-    recent: [
-      { label: 'Last 7 days', suggestions: overview.recentSuggestions[0] ?? 0, issues: overview.recentIssues[0] ?? 0 },
-      { label: 'Last 30 days', suggestions: overview.recentSuggestions[1] ?? 0, issues: overview.recentIssues[1] ?? 0 },
-    ],
-    page: {
-      scans: overview.page.reduce((sum, row) => sum + row.scans, 0),
-      submissions: overview.page.reduce((sum, row) => sum + row.submissions, 0),
-    },
-  };
-}
+import { renderView, sendView, type FieldErrors } from './dashboard.views.js';
 
 /** The dashboard's start (the business, or a choice of them) and each business's home. */
 export function homePages(services: Services): Router {
@@ -63,17 +24,38 @@ export function homePages(services: Services): Router {
 
   router.get('/businesses', requireSession(pool), (_req, res) => chooser(res));
 
-  /** The home: the overview's counts, then the inbox. */
+  /**
+   * The home is the inbox, read as the business list is: one statement for the session and the
+   * page's frame, then the list's cache entry. The page as most views see it (no notice, no form
+   * errors) is kept too, under the business's change number like the list (docs/caching.md), with
+   * everything else it shows in its key: the session (whose form token it carries), the user, their
+   * businesses, the business's settings and locations (read with the session on every request), the
+   * filters and the minute (ages are shown to the minute). The overview's counts are on Analytics.
+   */
   const renderHome = async (req: Request, res: Response, status: number, bulkErrors: FieldErrors = {}) => {
     const member = memberOf(res);
     authorize(member.principal, 'read');
-    const overview = await analyticsOverview(pool, member.principal.businessId);
-    const inbox = await inboxView(services, member, req, bulkErrors);
-    sendView(res, status === 200 ? inbox.status : status, 'home', {
-      ...memberFrame(member, 'Home', 'home'),
-      ...homeView(overview),
-      inbox: inbox.inbox,
-    });
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const shared = status === 200 && Object.keys(bulkErrors).length === 0 && req.query.saved === undefined;
+    const key = `${member.principal.businessId} dashboard-home ${JSON.stringify([
+      member.sessionId,
+      member.principal.role,
+      member.user,
+      member.memberships,
+      member.settings,
+      inboxValues(req),
+      minute,
+    ])}`;
+    const change = member.principal.changeNumber;
+    let page = shared ? services.lists.get(key, change) : undefined;
+    let pageStatus = 200;
+    if (!page) {
+      const inbox = await inboxView(services, member, req, bulkErrors, minute);
+      pageStatus = status === 200 ? inbox.status : status;
+      page = Buffer.from(renderView('home', { ...memberFrame(member, 'Home', 'home'), inbox: inbox.inbox }));
+      if (shared && pageStatus === 200) services.lists.set(key, change, page);
+    }
+    res.status(pageStatus).type('html').send(page);
   };
 
   router.get('/b/:business_id', requireMember(pool), (req, res) => renderHome(req, res, 200));

@@ -6,8 +6,6 @@ import { cachedList } from '../http/cached-list.js';
 import { envelopeOf, listRequest } from '../http/params.js';
 import type { Services } from '../http/route.js';
 import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES, uuid, VISIBILITIES, visibility } from '../shared/schemas.js';
-import { getBusiness } from '../businesses/business.service.js';
-import { listLocations } from '../locations/location.service.js';
 import { toSuggestionDashboardResponse } from '../suggestions/suggestion.presenter.js';
 import type { SuggestionDashboard } from '../suggestions/suggestion.responses.js';
 import { listSuggestionsOffsetQuery, updateSuggestionBody } from '../suggestions/suggestion.schemas.js';
@@ -62,7 +60,7 @@ export function age(iso: string, now = Date.now()): string {
 }
 
 /** The query's values the inbox knows, as typed (an empty one is no filter). */
-function inboxValues(req: Request): InboxValues {
+export function inboxValues(req: Request): InboxValues {
   const values: InboxValues = {};
   for (const name of [...QUERY_FIELDS, ...INBOX_FIELDS]) {
     const value = req.query[name];
@@ -111,6 +109,7 @@ export async function inboxView(
   member: SignedInMember,
   req: Request,
   bulkErrors: FieldErrors = {},
+  now = Date.now(),
 ): Promise<{ status: number; inbox: InboxView }> {
   const { principal } = member;
   authorize(principal, 'read');
@@ -118,16 +117,13 @@ export async function inboxView(
   const { location_id, visibility: shown, review, ...listValues } = values;
   const parsed = parseForm(listSuggestionsOffsetQuery, listValues, FILTER_LABELS);
   const own = parseForm(inboxFilters, { location_id, visibility: shown, review }, FILTER_LABELS);
-  const [business, locations] = await Promise.all([
-    getBusiness(services.db.pool, principal.businessId),
-    listLocations(services.db.pool, principal.businessId, { sort: 'name', order: 'asc', limit: 100, offset: 0 }),
-  ]);
+  const { settings } = member;
   const base = {
     values,
-    locations: locations.rows.map((l) => ({ id: l.id, name: l.name })),
+    locations: settings.locations,
     visibilities: VISIBILITIES,
     // The review filter is offered where reviews happen, and kept while it is set.
-    offerReview: business.approval_required || review !== undefined,
+    offerReview: settings.approvalRequired || review !== undefined,
     statuses: SUGGESTION_STATUSES,
     priorities: PRIORITIES,
     sentiments: SENTIMENTS,
@@ -152,7 +148,6 @@ export async function inboxView(
   const body = (
     reply.kind === 'media' ? JSON.parse(reply.body.toString()) : reply.kind === 'json' ? reply.body : null
   ) as { data: SuggestionDashboard[]; total: number; limit: number; offset: number };
-  const now = Date.now();
   const { limit, offset, total } = body;
   const businessId = principal.businessId;
   return {

@@ -33,10 +33,14 @@ export interface Frame {
   can?: Partial<Record<string, boolean>>;
 }
 
+/** A page of web/views/dashboard, rendered. */
+export function renderView(view: string, data: Frame & Record<string, unknown>): string {
+  return eta.render(view, { errors: {}, values: {}, ...data, assets, base: BASE_PATH });
+}
+
 /** Renders a page of web/views/dashboard and sends it; pages with data are never cached (app.ts). */
 export function sendView(res: Response, status: number, view: string, data: Frame & Record<string, unknown>): void {
-  const html = eta.render(view, { errors: {}, values: {}, ...data, assets, base: BASE_PATH });
-  res.status(status).type('html').send(html);
+  res.status(status).type('html').send(renderView(view, data));
 }
 
 /** A moment as people read it, to the minute, in UTC (a key's last use is only known to the minute). */

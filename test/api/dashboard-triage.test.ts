@@ -70,8 +70,64 @@ describe('the inbox', () => {
     expect(res.text).toContain('Ana Lima');
     expect(res.text).toContain('<td>positive</td>');
     expect(res.text).toContain('just now');
-    // the overview stays above it
-    expect(res.text.indexOf('suggestions-title')).toBeLessThan(res.text.indexOf('inbox-title'));
+  });
+
+  it('When the home is opened again after changes made elsewhere, then it shows each of them (the kept page is never stale)', async () => {
+    const t = await buildTeam(ctx.db);
+    const kiosk = await buildLocation(ctx.db, t.business.id, 'Harbour kiosk');
+    const first = await buildSuggestion(ctx.db, t.business.id, { content: 'Warmer croissants' });
+    const agent = withSession(t.member.token);
+    const seen = await agent.get(home(t));
+    expect(seen.text).toContain('pending · medium');
+    expect((await agent.get(home(t))).text).toBe(seen.text);
+    const owner = { Authorization: `Bearer ${t.ownerToken}` };
+    // through the API
+    await ctx
+      .request()
+      .patch(`/businesses/${t.business.id}/suggestions/${first.id}`)
+      .set(owner)
+      .send({ status: 'reviewing' })
+      .expect(200);
+    expect((await agent.get(home(t))).text).toContain('reviewing · medium');
+    // by hand in SQL, as an operator would
+    await ctx.db.pool.query(`UPDATE suggestions SET content = 'Hot croissants' WHERE id = $1`, [first.id]);
+    expect((await agent.get(home(t))).text).toContain('Hot croissants');
+    // what the page shows beside the list: a location's name, the business's settings, the user's name
+    await ctx
+      .request()
+      .patch(`/businesses/${t.business.id}/locations/${kiosk.id}`)
+      .set(owner)
+      .send({ name: 'Pier kiosk' })
+      .expect(200);
+    await ctx.request().patch(`/businesses/${t.business.id}`).set(owner).send({ approval_required: true }).expect(200);
+    await ctx.db.pool.query(`UPDATE users SET name = 'Rui Costa' WHERE id = $1`, [t.member.id]);
+    const later = await agent.get(home(t));
+    expect(later.text).toContain('Pier kiosk');
+    expect(later.text).not.toContain('Harbour kiosk');
+    expect(later.text).toContain('id="filter-review"');
+    expect(later.text).toContain('Rui Costa');
+  });
+
+  it("When two members open the same inbox, then each page carries its own session's form token and role", async () => {
+    const t = await buildTeam(ctx.db);
+    await buildSuggestion(ctx.db, t.business.id, { content: 'Oat milk please' });
+    const member = withSession(t.member.token);
+    const admin = withSession(t.admin.token);
+    const memberPage = await member.get(home(t));
+    const adminPage = await admin.get(home(t));
+    expect(formTokenIn(memberPage.text)).not.toBe(formTokenIn(adminPage.text));
+    // a member may not change the priority; an admin may
+    expect(memberPage.text).not.toContain('id="bulk-priority"');
+    expect(adminPage.text).toContain('id="bulk-priority"');
+    // the member's kept page still posts as the member
+    const id = /name="id" value="([^"]+)"/.exec(memberPage.text)![1]!;
+    const changed = await member
+      .post(`${home(t)}/suggestions/bulk`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ _csrf: formTokenIn((await member.get(home(t))).text), id, status: 'completed' });
+    expect(changed.status).toBe(303);
+    expect((await readJson(t, id)).status).toBe('completed');
   });
 
   it('When the inbox is filtered and searched, then it shows what the API list shows for the same query', async () => {

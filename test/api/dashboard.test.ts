@@ -296,7 +296,7 @@ describe('the pages themselves', () => {
     expect(res.text).toContain('There is no dashboard page here');
   });
 
-  it('When a business home is opened, then it shows the counts of the analytics overview', async () => {
+  it('When a business home is opened, then it is the inbox, with a link to the counts on Analytics', async () => {
     const team = await buildTeam(ctx.db);
     await ctx
       .request()
@@ -306,8 +306,9 @@ describe('the pages themselves', () => {
       .expect(201);
     const res = await withSession(team.member.token).get(`/app/b/${team.business.id}`);
     expectPage(res, 200);
-    expect(res.text).toMatch(/Suggestions <span class="total">1<\/span>/);
-    expect(res.text).toMatch(/<dt>Pending<\/dt><dd>1<\/dd>/);
+    expect(res.text).toMatch(/id="inbox-total">1<\/span>/);
+    expect(res.text).toContain('More shade on the terrace');
+    expect(res.text).toContain(`href="/app/b/${team.business.id}/analytics">Analytics</a>.`);
   });
 });
 
