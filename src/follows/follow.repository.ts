@@ -181,17 +181,27 @@ export async function findFollowers(
   return rows;
 }
 
-/** The suggestion's content when the public page shows it (only those can be followed), else null. */
-export async function findFollowable(db: Queryable, businessId: string, id: string): Promise<string | null> {
+/**
+ * The suggestion's content when the public page shows it (only those can be followed), else null;
+ * with `ownPost` (its author, who proved it), also while it awaits review: public feedback not yet
+ * approved nor refused.
+ */
+export async function findFollowable(
+  db: Queryable,
+  businessId: string,
+  id: string,
+  ownPost = false,
+): Promise<string | null> {
   const { rows } = await db.query<{ content: string }>(
     /* sql */ `
     SELECT content
     FROM suggestions
     WHERE business_id = $1
       AND id = $2
-      AND ${PUBLICLY_VISIBLE}
+      AND (${PUBLICLY_VISIBLE}
+        OR ($3 AND visibility = 'public' AND review_state = 'pending' AND status <> 'rejected'))
     FOR SHARE`,
-    [businessId, id],
+    [businessId, id, ownPost],
   );
   return rows[0]?.content ?? null;
 }

@@ -34,7 +34,8 @@ const PRUNE_PER_FOLLOW = 20;
 export const PENDING_PER_ADDRESS = 3;
 
 /**
- * An address asks to follow a suggestion the page shows: a new follow is unconfirmed, and its one
+ * An address asks to follow a suggestion the page shows, or (`ownPost`, proven by the caller) the
+ * feedback it has just posted, while that awaits review: a new follow is unconfirmed, and its one
  * confirmation is queued in the same transaction and sent after commit, never delaying the answer.
  * An address that already follows it, confirmed or not, or that already waits on PENDING_PER_ADDRESS
  * confirmations from the business, gets nothing more. Answers the same either way: the page never
@@ -47,10 +48,11 @@ export async function followSuggestion(
   place: FollowPlace,
   suggestionId: string,
   email: string,
+  ownPost = false,
 ): Promise<void> {
   const mailIds = await withTransaction(pool, async (tx) => {
     await deleteExpiredFollows(tx, PRUNE_PER_FOLLOW);
-    const content = await findFollowable(tx, place.business_id, suggestionId);
+    const content = await findFollowable(tx, place.business_id, suggestionId, ownPost);
     if (content === null) throw notFound('Suggestion');
     if ((await countPendingFollows(tx, place.business_id, email)) >= PENDING_PER_ADDRESS) return [];
     const follow = await insertFollow(tx, place.business_id, {

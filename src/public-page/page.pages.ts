@@ -15,6 +15,8 @@ import {
   ensureVoterToken,
   issueFormToken,
   readVoterToken,
+  isPostedToken,
+  postedToken,
 } from './page.security.js';
 import {
   findShownSuggestion,
@@ -68,6 +70,8 @@ interface PageState {
   offset: number;
   thanks?: 'shown' | 'review';
   thankedId?: string;
+  /** After a post awaiting review, the proof that lets this browser follow it (thankedId names it). */
+  posted?: string;
   followed?: boolean;
   form?: Partial<PageView['form']>;
 }
@@ -128,6 +132,10 @@ async function sendPage(
       items: items.map(toPublicSuggestion),
       thanks: state.thanks,
       thanked: thanked ? toPublicSuggestion(thanked) : null,
+      ownFollow:
+        state.thanks === 'review' && state.thankedId && state.posted
+          ? { id: state.thankedId, posted: state.posted }
+          : null,
       followed: state.followed,
       form: { token: TOKEN_SLOT.toString(), ...state.form },
     }),
@@ -224,6 +232,7 @@ export function publicPages(services: Services, budget: Budget): Router {
       offset: query.offset,
       thanks: query.thanks,
       thankedId: query.s,
+      posted: query.s && isPostedToken(services.publicPage, code, query.s, query.posted) ? query.posted : undefined,
       followed: query.followed === '1',
     });
   });
@@ -251,7 +260,9 @@ export function publicPages(services: Services, budget: Budget): Router {
     }
     // A form sent again (a double click, a reload of the post) stores nothing and thanks as the first did.
     const posted = await postFeedback(pool, target, parsed.data, form, new Date(services.publicPage.now()));
-    const thanks = posted.awaitingReview ? 'thanks=review' : `thanks=shown&s=${posted.id}`;
+    const thanks = posted.awaitingReview
+      ? `thanks=review&s=${posted.id}&posted=${postedToken(services.publicPage, code, posted.id)}`
+      : `thanks=shown&s=${posted.id}`;
     res.redirect(303, `/f/${code}?${thanks}`);
   });
 
@@ -275,7 +286,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     const id = idParam(req.params.id, 'Suggestion');
     const form = followForm.safeParse(req.body ?? {});
     if (!form.success) throw new HttpError(400, 'That email address does not look right', 'BAD_EMAIL');
-    await followSuggestion(pool, services.mail, services.publicBaseUrl, target, id, form.data.email);
+    const ownPost = isPostedToken(services.publicPage, code, id, form.data.posted);
+    await followSuggestion(pool, services.mail, services.publicBaseUrl, target, id, form.data.email, ownPost);
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
     res.redirect(303, `/f/${code}?followed=1&${back}#s-${id}`);
   });

@@ -76,11 +76,22 @@ export const postedFeedbackSchema = z
     suggestion: publicSuggestionSchema
       .nullable()
       .meta({ description: 'As the page shows it; null while awaiting review' }),
+    posted_token: z.string().meta({
+      description:
+        'Proof that this client posted it: send it as `posted_token` to follow the suggestion while it awaits review',
+    }),
   })
   .meta({
     id: 'PostedFeedback',
     description: 'Feedback received from the public page',
-    examples: [{ id: EXAMPLE.suggestionId, awaiting_review: false, suggestion: { ...example, upvote_count: 0 } }],
+    examples: [
+      {
+        id: EXAMPLE.suggestionId,
+        awaiting_review: false,
+        suggestion: { ...example, upvote_count: 0 },
+        posted_token: 'pQ7sLm2xVb9eRt4kXq2v6mJ0b1Tz0QkYp8V3sR9cW4e',
+      },
+    ],
   });
 
 export const pageVoteSchema = z

@@ -4,7 +4,15 @@ import { defineRoute, type Feature, type Services } from '../http/route.js';
 import { toPublicSuggestion } from './page.presenter.js';
 import { pageVoteSchema, postedFeedbackSchema, publicPageSchema } from './page.responses.js';
 import { followBody, listPublicQuery, postFeedbackBody, unvoteQuery, voteBody } from './page.schemas.js';
-import { assertHumanPost, assertSameOrigin, issueFormToken, readVoterToken, voterToken } from './page.security.js';
+import {
+  assertHumanPost,
+  assertSameOrigin,
+  isPostedToken,
+  issueFormToken,
+  postedToken,
+  readVoterToken,
+  voterToken,
+} from './page.security.js';
 import {
   formAlreadySent,
   listPublicSuggestions,
@@ -99,6 +107,7 @@ export const publicPageFeature: Feature = {
           id: posted.id,
           awaiting_review: posted.awaitingReview,
           suggestion: posted.item ? toPublicSuggestion(posted.item) : null,
+          posted_token: postedToken(services.publicPage, body.code, posted.id),
         });
       },
     }),
@@ -170,7 +179,8 @@ export const publicPageFeature: Feature = {
       handler: async ({ req, body, services, id, db }) => {
         sameOrigin(req, services);
         const target = await openCode(db, body.code);
-        await followSuggestion(db, services.mail, services.publicBaseUrl, target, id, body.email);
+        const ownPost = isPostedToken(services.publicPage, body.code, id, body.posted_token);
+        await followSuggestion(db, services.mail, services.publicBaseUrl, target, id, body.email, ownPost);
         return accepted();
       },
     }),

@@ -16,12 +16,17 @@ export const MAX_PUBLIC_OFFSET = 10_000;
 const offset = queryInt(0, MAX_PUBLIC_OFFSET).default(0);
 
 /** The HTML page's query: unknown parameters (a campaign's utm_*) are ignored, not refused. */
+/** A posted token's shape (a base64url HMAC): anything else is no proof. */
+const postedProof = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
 export const pageQuery = z.object({
   sort: publicSort.catch('trending'),
   offset: offset.catch(0),
   thanks: z.enum(['shown', 'review']).optional().catch(undefined),
   s: uuid.optional().catch(undefined),
   followed: z.enum(['1']).optional().catch(undefined),
+  /** After a post awaiting review: the proof that lets this browser follow it (page.security.ts). */
+  posted: postedProof.optional().catch(undefined),
 });
 
 export const listPublicQuery = z.strictObject({ code: qrCodeParam, sort: publicSort, offset });
@@ -69,11 +74,19 @@ export const voteForm = z.object({
 
 /** Following a suggestion by email (docs/notifications.md): the JSON side, and the page's form. */
 export const followBody = z
-  .strictObject({ code: qrCodeParam, email })
+  .strictObject({
+    code: qrCodeParam,
+    email,
+    posted_token: postedProof.optional().meta({
+      description:
+        'The `posted_token` of the answer that posted this suggestion: lets its author follow it while it awaits review',
+    }),
+  })
   .meta({ examples: [{ code: 'k3Fz9QbT2w', email: 'ana.lima@example.com' }] });
 
 export const followForm = z.object({
   email,
+  posted: postedProof.optional().catch(undefined),
   sort: publicSort.catch('trending'),
   offset: offset.catch(0),
 });

@@ -80,6 +80,25 @@ export function assertHumanPost(
   };
 }
 
+const postedSignature = (key: Buffer, code: string, id: string) =>
+  createHmac('sha256', key).update(`posted:${code}:${id}`).digest('base64url');
+
+/**
+ * Proof that this browser posted suggestion `id` from `code`'s page, given to it in the answer to the
+ * post: with it, it may follow its own feedback while that awaits review (not yet on the page, so
+ * nobody else can name it). Signed with the form key, as form tokens are.
+ */
+export function postedToken(clock: FormClock, code: string, id: string): string {
+  return postedSignature(clock.formKey, code, id);
+}
+
+export function isPostedToken(clock: FormClock, code: string, id: string, token: string | undefined): boolean {
+  if (!token) return false;
+  const expected = Buffer.from(postedSignature(clock.formKey, code, id));
+  const given = Buffer.from(token);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
 export const VOTER_COOKIE = 'fb_voter';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

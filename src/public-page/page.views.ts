@@ -19,6 +19,8 @@ export interface PageView {
   items: Item[];
   thanks?: 'shown' | 'review';
   thanked?: Item | null;
+  /** Feedback this browser just posted, awaiting review: it may follow it with its posted proof. */
+  ownFollow?: { id: string; posted: string } | null;
   /** A follow was asked for: its confirmation is on its way (when the address is new). */
   followed?: boolean;
   form: { token: string; error?: string; content?: string; customer_name?: string; customer_email?: string };

@@ -12,7 +12,9 @@ import { useSmtpApp, type ReceivedMail } from '../support/mail.js';
 
 /** What followers hear, with a real SMTP peer on loopback (docs/notifications.md). */
 const ctx = useTestApp();
-const mail = useSmtpApp(ctx, { poll: true });
+/** The page's clock runs ahead on demand: a form is posted after its minimum fill time without waiting. */
+let pageClockAhead = 0;
+const mail = useSmtpApp(ctx, { poll: true, publicPage: { now: () => Date.now() + pageClockAhead } });
 type Team = Awaited<ReturnType<typeof buildTeam>>;
 
 const ORIGIN = 'http://localhost:3000';
@@ -50,6 +52,7 @@ async function follower(code: string, suggestionId: string, { confirm = true } =
   return { email, confirmation };
 }
 
+const owner = (t: Team) => ({ Authorization: `Bearer ${t.ownerToken}` });
 const patch = (t: Team, id: string, body: object) =>
   mail.request().patch(`/api/v1/suggestions/${id}`).set('X-API-Key', t.write).send(body);
 
@@ -208,5 +211,98 @@ describe('What followers hear', () => {
     expect(await notifier().runDue(new Date(Date.now() + 12 * 60_000))).toBe(1);
     await settle();
     expect(mail.peer.to(a.email).length + mail.peer.to(b.email).length).toBe(4);
+  });
+
+  it('When a business reviews feedback, then its author may follow it from the thank-you page, and hears once it is approved and moves', async () => {
+    const { t, qr } = await scene();
+    await mail.request().patch(`/businesses/${t.business.id}`).set(owner(t)).send({ approval_required: true });
+    const browser = supertest.agent(mail.app);
+    const opened = await browser.get(`/f/${qr.code}`);
+    const formToken = /name="form_token" value="([^"]+)"/.exec(opened.text)![1]!;
+    pageClockAhead += 5_000;
+    const posted = await browser
+      .post(`/f/${qr.code}`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ content: 'A bike rack by the door', form_token: formToken, website: '' });
+    expect(posted.status, posted.text).toBe(303);
+    const [, id, proof] = /^\/f\/[^?]+\?thanks=review&s=([0-9a-f-]{36})&posted=([A-Za-z0-9_-]{43})$/.exec(
+      posted.headers.location as string,
+    )!;
+    const thanks = await browser.get(posted.headers.location as string);
+    expect(thanks.text).toContain('It will appear here after review.');
+    expect(thanks.text).toContain(`action="/f/${qr.code}/follow/${id}"`);
+    expect(thanks.text).toContain(`name="posted" value="${proof}"`);
+
+    // without the proof, or with another suggestion's, feedback awaiting review cannot be followed
+    const stranger = uniqueEmail('stranger');
+    const other = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', reviewState: 'pending' });
+    for (const [target, posted] of [
+      [id, undefined],
+      [id, 'A'.repeat(43)],
+      [other.id, proof],
+    ] as const) {
+      const refused = await page()
+        .post(`/f/${qr.code}/follow/${target}`)
+        .set('Origin', ORIGIN)
+        .type('form')
+        .send({ email: stranger, ...(posted ? { posted } : {}) });
+      expect(refused.status).toBe(404);
+    }
+    // nor does a forged thank-you address offer the form
+    const forged = await page().get(`/f/${qr.code}?thanks=review&s=${other.id}&posted=${proof}`);
+    expect(forged.text).not.toContain('name="posted"');
+
+    const email = uniqueEmail('author');
+    const follow = await browser
+      .post(`/f/${qr.code}/follow/${id}`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ email, posted: proof });
+    expect(follow.status).toBe(303);
+    const confirmation = await mail.peer.waitFor(email);
+    expect(confirmation.text).toContain('A bike rack by the door');
+    expect((await page().post(linkIn(confirmation, '/follow/confirm'))).status).toBe(200);
+
+    // awaiting review, nothing is told; approved and moved, the author hears
+    await patch(t, id!, { status: 'reviewing' });
+    expect(await notifier().runDue(afterWindow())).toBe(0);
+    const approved = await mail
+      .request()
+      .patch(`/businesses/${t.business.id}/suggestions/${id}`)
+      .set(owner(t))
+      .send({ review: 'approve' });
+    expect(approved.status, approved.text).toBe(200);
+    expect((await patch(t, id!, { status: 'in_progress' })).status).toBe(200);
+    expect(await notifier().runDue(afterWindow())).toBe(1);
+    const notification = await mail.peer.waitFor(email, { count: 2 });
+    expect(notification.subject).toBe(`In progress: your suggestion to ${t.business.name}`);
+    await settle();
+    expect(mail.peer.to(email)).toHaveLength(2);
+    expect(mail.peer.to(stranger)).toHaveLength(0);
+  });
+
+  it('When feedback awaiting review is posted as JSON, then its posted_token lets the author follow it, and nothing else does', async () => {
+    const { t, qr } = await scene();
+    await mail.request().patch(`/businesses/${t.business.id}`).set(owner(t)).send({ approval_required: true });
+    const list = await page().get('/public/suggestions').query({ code: qr.code });
+    pageClockAhead += 5_000;
+    const posted = await page()
+      .post('/public/suggestions')
+      .set('Origin', ORIGIN)
+      .send({ code: qr.code, content: 'Quieter music at lunch', form_token: list.body.form_token });
+    expect(posted.status, posted.text).toBe(201);
+    expect(posted.body.awaiting_review).toBe(true);
+    expect(posted.body.posted_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const follow = (body: object) =>
+      page().post(`/public/suggestions/${posted.body.id}/follow`).set('Origin', ORIGIN).send(body);
+    const email = uniqueEmail('author');
+    expect((await follow({ code: qr.code, email })).status).toBe(404);
+    expect((await follow({ code: qr.code, email, posted_token: 'B'.repeat(43) })).status).toBe(404);
+    expect((await follow({ code: qr.code, email, posted_token: 'not a token' })).status).toBe(400);
+    expect((await follow({ code: qr.code, email, posted_token: posted.body.posted_token })).status).toBe(202);
+    await mail.peer.waitFor(email);
+    await settle();
+    expect(mail.peer.to(email)).toHaveLength(1);
   });
 });

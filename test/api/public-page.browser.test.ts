@@ -216,7 +216,9 @@ describe.each([
   );
 
   it.skipIf(!hasChromium)(
-    title('When the business requires approval, then the customer sees the notice and the item only once approved'),
+    title(
+      'When the business requires approval, then the customer sees the notice, may follow their feedback, and sees it once approved',
+    ),
     async () => {
       const { t, url } = await scene(true);
       const context = await phone(javaScript);
@@ -231,6 +233,17 @@ describe.each([
         `SELECT id FROM suggestions WHERE business_id = $1 AND review_state = 'pending'`,
         [t.business.id],
       );
+      // its author may follow it while it awaits review, from the notice (docs/notifications.md)
+      const notice = page.locator('.notice');
+      const email = `author-${rows[0].id}@example.test`;
+      await notice.getByLabel('Your email').fill(email);
+      await Promise.all([page.waitForURL(/followed=1/), notice.getByRole('button', { name: 'Follow' }).click()]);
+      await expect(page.getByRole('status').textContent()).resolves.toContain('Check your inbox');
+      const follows = await ctx.db.pool.query(
+        'SELECT confirmed_at FROM suggestion_follows WHERE suggestion_id = $1 AND email = $2',
+        [rows[0].id, email],
+      );
+      expect(follows.rows).toEqual([{ confirmed_at: null }]);
       const approved = await api()
         .patch(`/businesses/${t.business.id}/suggestions/${rows[0].id}`)
         .set('X-API-Key', t.write)

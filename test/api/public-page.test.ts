@@ -175,7 +175,8 @@ describe('the public feedback page', () => {
     const agent = page.request();
     const res = await postForm(agent, url, { content: 'Please open earlier on Sundays' });
     expect(res.status).toBe(303);
-    expect(res.headers.location).toBe(`${url}?thanks=review`);
+    // with the proof that lets this browser follow it (docs/notifications.md)
+    expect(res.headers.location).toMatch(new RegExp(`^${url}\\?thanks=review&s=[0-9a-f-]{36}&posted=[\\w-]{43}$`));
     const notice = await agent.get(res.headers.location as string);
     expect(notice.text).toContain('It will appear here after review.');
     expect(notice.text).not.toContain('Please open earlier on Sundays');
@@ -274,11 +275,14 @@ describe('the public feedback page', () => {
     const opened = await agent.get(url);
     now += 5_000;
     const form = { form_token: tokenIn(opened.text), website: '', content: 'Please open earlier' };
+    const thanks: string[] = [];
     for (let i = 0; i < 2; i++) {
       const res = await agent.post(url).set('Origin', ORIGIN).type('form').send(form);
       expect(res.status).toBe(303);
-      expect(res.headers.location).toBe(`${url}?thanks=review`);
+      thanks.push(res.headers.location as string);
     }
+    expect(thanks[0]).toMatch(new RegExp(`^${url}\\?thanks=review&s=`));
+    expect(thanks[1]).toBe(thanks[0]);
     const { rows } = await ctx.db.pool.query('SELECT count(*)::int AS n FROM suggestions WHERE business_id = $1', [
       t.business.id,
     ]);

@@ -129,7 +129,13 @@ export const DASHBOARD_URL = 'https://dashboard.feedback.test';
  */
 export function useSmtpApp(
   ctx: TestContext,
-  options: { poll?: boolean; failedAuthLimit?: number; sender?: Partial<MailSenderOptions> } = {},
+  options: {
+    poll?: boolean;
+    failedAuthLimit?: number;
+    sender?: Partial<MailSenderOptions>;
+    /** The public page's clock (form tokens' minimum fill time is measured on it). */
+    publicPage?: { now: () => number };
+  } = {},
 ): MailApp {
   const { logger, logs } = capturingLogger();
   let made: { app: Express; sender: MailSender; peer: SmtpPeer; close(): Promise<void> } | undefined;
@@ -152,7 +158,7 @@ export function useSmtpApp(
       failedAuthLimit: options.failedAuthLimit ?? 100_000,
       logger,
     });
-    const app = createApp({ db: ctx.db, logger, rateLimiters, mail: sender });
+    const app = createApp({ db: ctx.db, logger, rateLimiters, mail: sender, publicPage: options.publicPage });
     if (options.poll) sender.start();
     made = {
       app,
