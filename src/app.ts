@@ -47,7 +47,7 @@ export interface AppDeps {
    * The public feedback page: its clock (tests move it past the form's minimum fill time) and its scan
    * counter (main.ts flushes it on shutdown); by default the real clock and a counter flushing every 10 s.
    */
-  publicPage?: { now?: () => number; scans?: ScanCounter };
+  publicPage?: { now?: () => number; scans?: ScanCounter; followConfirmationsPerHour?: number };
   /** Idempotency-Key: the clock and a test hook; the retention is IDEMPOTENCY_TTL_HOURS. */
   idempotency?: Partial<IdempotencyOptions>;
 }
@@ -133,6 +133,7 @@ export function createApp({
       minFillMs: (config.PAGE_MIN_FILL_SECONDS ?? 3) * 1000,
       countScan: (qrCodeId, businessId, at) => scans.count(qrCodeId, businessId, at),
       votes: limiters.pageVotes,
+      followConfirmationsPerHour: publicPage.followConfirmationsPerHour ?? config.FOLLOW_CONFIRMATIONS_PER_HOUR ?? 100,
     },
   };
   const routes = new RouteTable(ROUTES, services);

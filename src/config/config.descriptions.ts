@@ -52,6 +52,8 @@ export const CONFIG_DESCRIPTIONS: Record<keyof Config, string> = {
     'invite emails a business may send to one address per 24 hours, cancelled invites included',
   FOLLOWER_EMAILS_PER_HOUR:
     'messages to followers of suggestions one business may queue per hour; the rest wait for the next hour',
+  FOLLOW_CONFIRMATIONS_PER_HOUR:
+    'follow confirmations one business may send per hour (new follows from its page); more is a 429 with Retry-After',
   DASHBOARD_URL:
     "the dashboard's base URL: messages link to its `/accept-invite` and `/reset-password` pages; unset, " +
     'the dashboard this service serves, `<PUBLIC_BASE_URL>/app`',

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       INVITES_PER_BUSINESS_PER_HOUR: 50,
       INVITES_PER_ADDRESS_PER_DAY: 3,
       FOLLOWER_EMAILS_PER_HOUR: 500,
+      FOLLOW_CONFIRMATIONS_PER_HOUR: 100,
     });
   });
 

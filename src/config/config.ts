@@ -115,6 +115,8 @@ const envFields = z.object({
   INVITES_PER_ADDRESS_PER_DAY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(3)),
   /** Messages to followers one business may queue per hour (docs/notifications.md); the rest wait. */
   FOLLOWER_EMAILS_PER_HOUR: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(500)),
+  /** Follow confirmations one business may send per hour (docs/notifications.md); more is a 429. */
+  FOLLOW_CONFIRMATIONS_PER_HOUR: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(100)),
   /**
    * Where the dashboard lives: messages link to its pages `/accept-invite` and `/reset-password`.
    * Unset: the service's own dashboard, `<PUBLIC_BASE_URL>/app` (dashboardUrl below).

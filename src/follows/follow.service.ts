@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/database.js';
-import { HttpError, notFound } from '../errors/http-error.js';
+import { HttpError, notFound, RateLimitError } from '../errors/http-error.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import { newId } from '../shared/ids.js';
 import { findSuggestion } from '../suggestions/suggestion.repository.js';
@@ -13,6 +13,7 @@ import {
   findFollowable,
   findFollowById,
   findFollowers,
+  followSendsWait,
   insertFollow,
   type FollowerRow,
 } from './follow.repository.js';
@@ -24,6 +25,16 @@ export interface FollowPlace {
   business_name: string;
   qr_code_id: string;
 }
+
+/** How follow confirmations are sent: the mail outbox, the links' base, and the business's hourly cap. */
+export interface FollowSending {
+  mailer: Mailer;
+  baseUrl: string;
+  /** FOLLOW_CONFIRMATIONS_PER_HOUR: new follows (each one confirmation) a business takes in an hour. */
+  confirmationsPerHour: number;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
 
 /** Unconfirmed follows past their 7 days that each new follow deletes. */
 const PRUNE_PER_FOLLOW = 20;
@@ -43,18 +54,24 @@ export const PENDING_PER_ADDRESS = 3;
  */
 export async function followSuggestion(
   pool: pg.Pool,
-  mailer: Mailer,
-  baseUrl: string,
+  sending: FollowSending,
   place: FollowPlace,
-  suggestionId: string,
-  email: string,
-  ownPost = false,
+  { suggestionId, email, ownPost = false }: { suggestionId: string; email: string; ownPost?: boolean },
 ): Promise<void> {
   const mailIds = await withTransaction(pool, async (tx) => {
     await deleteExpiredFollows(tx, PRUNE_PER_FOLLOW);
     const content = await findFollowable(tx, place.business_id, suggestionId, ownPost);
     if (content === null) throw notFound('Suggestion');
     if ((await countPendingFollows(tx, place.business_id, email)) >= PENDING_PER_ADDRESS) return [];
+    const wait = await followSendsWait(tx, place.business_id, { ms: HOUR_MS, limit: sending.confirmationsPerHour });
+    if (wait !== null) {
+      const seconds = Math.max(1, Math.ceil(wait / 1000));
+      throw new RateLimitError(
+        seconds,
+        `This business has sent as many follow confirmations as it may in an hour; retry in ${seconds} s`,
+        'FOLLOW_LIMIT',
+      );
+    }
     const follow = await insertFollow(tx, place.business_id, {
       id: newId(),
       suggestionId,
@@ -63,11 +80,11 @@ export async function followSuggestion(
       linkKey: newLinkKey(),
     });
     if (!follow) return [];
-    const mail = confirmationMail(baseUrl, follow, place.business_name, content);
-    await mailer.enqueue(tx, mail);
+    const mail = confirmationMail(sending.baseUrl, follow, place.business_name, content);
+    await sending.mailer.enqueue(tx, mail);
     return [mail.id];
   });
-  mailer.deliver(mailIds);
+  sending.mailer.deliver(mailIds);
 }
 
 const invalidLink = () => new HttpError(404, 'This link is not valid', 'NOT_FOUND');

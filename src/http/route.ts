@@ -56,6 +56,8 @@ export interface PublicPageState {
   countScan(qrCodeId: string, businessId: string, at: Date): void;
   /** The votes one address may add to one suggestion in a day (PAGE_VOTES_PER_ADDRESS_PER_DAY). */
   votes: VoteAllowance;
+  /** FOLLOW_CONFIRMATIONS_PER_HOUR: new follows (each one confirmation email) a business takes per hour. */
+  followConfirmationsPerHour: number;
 }
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -20,6 +20,7 @@ import {
 } from './page.security.js';
 import {
   findShownSuggestion,
+  followSending,
   listPublicSuggestions,
   openCode,
   PAGE_SIZE,
@@ -156,6 +157,10 @@ const MESSAGES: Record<number, [string, string]> = {
 /** Refusals that need their own words for a visitor, by code; they say when to come back themselves. */
 const CODE_MESSAGES: Record<string, [string, string]> = {
   BAD_EMAIL: ['That email address does not look right', 'Go back, check the address and try again.'],
+  FOLLOW_LIMIT: [
+    'Not sent yet',
+    'This page has had many follow requests in the last hour, so no confirmation was sent. Please try again later.',
+  ],
   VOTE_LIMIT: [
     'Vote not counted',
     'This suggestion already has as many votes from your network as one network can give in a day. ' +
@@ -287,7 +292,11 @@ export function publicPages(services: Services, budget: Budget): Router {
     const form = followForm.safeParse(req.body ?? {});
     if (!form.success) throw new HttpError(400, 'That email address does not look right', 'BAD_EMAIL');
     const ownPost = isPostedToken(services.publicPage, code, id, form.data.posted);
-    await followSuggestion(pool, services.mail, services.publicBaseUrl, target, id, form.data.email, ownPost);
+    await followSuggestion(pool, followSending(services), target, {
+      suggestionId: id,
+      email: form.data.email,
+      ownPost,
+    });
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
     res.redirect(303, `/f/${code}?followed=1&${back}#s-${id}`);
   });

@@ -14,6 +14,7 @@ import {
   voterToken,
 } from './page.security.js';
 import {
+  followSending,
   formAlreadySent,
   listPublicSuggestions,
   openCode,
@@ -172,7 +173,8 @@ export const publicPageFeature: Feature = {
       description:
         'Double opt-in: a new address gets one email with a link to confirm, and nothing else until it ' +
         'does; unconfirmed after 7 days, it is forgotten. An address that already follows the suggestion ' +
-        'gets nothing more. The answer is the same either way (docs/notifications.md).',
+        'gets nothing more. The answer is the same either way (docs/notifications.md). A business sends at ' +
+        'most `FOLLOW_CONFIRMATIONS_PER_HOUR` (100) confirmations an hour; beyond, a 429 with Retry-After.',
       body: followBody,
       responses: [{ status: 202, description: 'A confirmation is on its way, if the address is new' }],
       errors: [403, 410],
@@ -180,7 +182,7 @@ export const publicPageFeature: Feature = {
         sameOrigin(req, services);
         const target = await openCode(db, body.code);
         const ownPost = isPostedToken(services.publicPage, body.code, id, body.posted_token);
-        await followSuggestion(db, services.mail, services.publicBaseUrl, target, id, body.email, ownPost);
+        await followSuggestion(db, followSending(services), target, { suggestionId: id, email: body.email, ownPost });
         return accepted();
       },
     }),

@@ -4,6 +4,8 @@ import { customer } from '../outbox/outbox.service.js';
 import { conflict, HttpError, notFound } from '../errors/http-error.js';
 import type { ListCache } from '../cache/list-cache.js';
 import type { VoteAllowance } from '../http/rate-limit.js';
+import type { Services } from '../http/route.js';
+import type { FollowSending } from '../follows/follow.service.js';
 import { createSuggestion } from '../suggestions/suggestion.service.js';
 import { castVote, votedBy, withdrawVote } from '../votes/vote.service.js';
 import type { AcceptedForm } from './page.security.js';
@@ -239,3 +241,10 @@ export async function setPageVote(
     throw err;
   }
 }
+
+/** How the page's follows send their confirmations: the app's mail outbox, base URL and hourly cap. */
+export const followSending = (services: Services): FollowSending => ({
+  mailer: services.mail,
+  baseUrl: services.publicBaseUrl,
+  confirmationsPerHour: services.publicPage.followConfirmationsPerHour,
+});

@@ -8,6 +8,8 @@ import { useSmtpApp, type ReceivedMail } from '../support/mail.js';
 /** Following a suggestion from the public page, with a real SMTP peer on loopback (docs/notifications.md). */
 const ctx = useTestApp();
 const mail = useSmtpApp(ctx, { poll: true });
+/** The same app with a business's hourly follow confirmations capped at 2 (FOLLOW_CONFIRMATIONS_PER_HOUR). */
+const capped = useSmtpApp(ctx, { poll: true, publicPage: { followConfirmationsPerHour: 2 } });
 type Team = Awaited<ReturnType<typeof buildTeam>>;
 
 /** The app's PUBLIC_BASE_URL (its default): the page's writes must come from it. */
@@ -221,5 +223,39 @@ describe('Following a suggestion by email', () => {
     const next = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: 'One more' });
     await followFromPage(qr.code, next.id, email);
     await mail.peer.waitFor(email, { count: 4 });
+  });
+
+  it("When a business's page has sent its hourly follow confirmations, then the next follow is a 429 with Retry-After, and nothing is sent", async () => {
+    const { t, qr, s } = await scene();
+    const [first, second, third] = [uniqueEmail('a'), uniqueEmail('b'), uniqueEmail('c')];
+    const fromPage = (email: string) =>
+      supertest(capped.app).post(`/f/${qr.code}/follow/${s.id}`).set('Origin', ORIGIN).type('form').send({ email });
+    expect((await fromPage(first)).status).toBe(303);
+    expect((await fromPage(second)).status).toBe(303);
+    const refused = await fromPage(third);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(refused.text).toContain('no confirmation was sent');
+    const json = await supertest(capped.app)
+      .post(`/public/suggestions/${s.id}/follow`)
+      .set('Origin', ORIGIN)
+      .send({ code: qr.code, email: third });
+    expect(json.status).toBe(429);
+    expect(json.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    // another business's page is not held back
+    const other = await scene();
+    const elsewhere = uniqueEmail('d');
+    const fine = await supertest(capped.app)
+      .post(`/f/${other.qr.code}/follow/${other.s.id}`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ email: elsewhere });
+    expect(fine.status).toBe(303);
+    await capped.peer.waitFor(elsewhere);
+    await settle();
+    for (const email of [first, second]) expect(capped.peer.to(email)).toHaveLength(1);
+    expect(capped.peer.to(third)).toHaveLength(0);
+    expect(t.business.id).not.toBe(other.t.business.id);
   });
 });

@@ -134,7 +134,7 @@ export function useSmtpApp(
     failedAuthLimit?: number;
     sender?: Partial<MailSenderOptions>;
     /** The public page's clock (form tokens' minimum fill time is measured on it). */
-    publicPage?: { now: () => number };
+    publicPage?: { now?: () => number; followConfirmationsPerHour?: number };
   } = {},
 ): MailApp {
   const { logger, logs } = capturingLogger();
