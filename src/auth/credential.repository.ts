@@ -78,6 +78,16 @@ export interface SessionMemberRow {
 }
 
 /**
+ * A live session (`s`) by its token's digest ($1), and its user's membership (`m`, null for none) of
+ * the business $2: what follows FROM wherever a session is checked against a business.
+ */
+export const LIVE_SESSION_MEMBER = /* sql */ `sessions s
+    LEFT JOIN memberships m ON m.user_id = s.user_id AND m.business_id = $2
+    WHERE s.token_digest = $1
+      AND s.revoked_at IS NULL
+      AND s.expires_at > now()`;
+
+/**
  * A live session and, in the same round trip, its user's role in the business the request names
  * and that business's change number (for the cached lists, docs/caching.md).
  */
@@ -89,11 +99,7 @@ export async function findSessionMember(
   const { rows } = await db.query<SessionMemberRow>(
     /* sql */ `
     SELECT s.id AS session_id, s.user_id, m.role, ${changeNumberSql('$2::uuid')} AS change_number
-    FROM sessions s
-    LEFT JOIN memberships m ON m.user_id = s.user_id AND m.business_id = $2
-    WHERE s.token_digest = $1
-      AND s.revoked_at IS NULL
-      AND s.expires_at > now()`,
+    FROM ${LIVE_SESSION_MEMBER}`,
     [digest, businessId],
   );
   return rows[0] ?? null;

@@ -102,13 +102,13 @@ export function requireMember(pool: pg.Pool): RequestHandler {
     }
     const id = businessId.data.toLowerCase();
     const row = await findMemberPage(pool, sha256(token), id);
-    if (!row) return redirectToSignIn(req, res);
+    if (!row?.user) return redirectToSignIn(req, res);
     const business = row.memberships.find((m) => m.business_id === id);
     if (!row.role || !business) throw notAMember();
     const signedIn: SignedIn = {
       sessionId: row.session_id,
       token,
-      user: { id: row.user_id, name: row.user_name, email: row.user_email },
+      user: { id: row.user_id, name: row.user.name, email: row.user.email },
       memberships: row.memberships,
     };
     const principal: UserPrincipal = {

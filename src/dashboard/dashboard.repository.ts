@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { LIVE_SESSION_MEMBER } from '../auth/credential.repository.js';
 import { changeNumberSql } from '../cache/change.repository.js';
 import type { Role } from '../shared/schemas.js';
 import type { MembershipSummaryRow } from '../sessions/session.repository.js';
@@ -17,8 +18,8 @@ export interface MemberPageRow {
   /** null: a live session, but not of a member of this business */
   role: Role | null;
   change_number: number;
-  user_email: string;
-  user_name: string | null;
+  /** null once the user is deleted (their sessions go with them) */
+  user: { email: string; name: string | null } | null;
   memberships: MembershipSummaryRow[];
   approval_required: boolean;
   locations: { id: string; name: string }[];
@@ -27,13 +28,13 @@ export interface MemberPageRow {
 /**
  * One round trip for all of it, as businessAuth makes one for a Bearer session, so a dashboard page
  * costs what the JSON route beside it costs (the inbox is measured against the business list in the
- * benchmark). The session's conditions are findSessionMember's; a deleted user has no session.
+ * benchmark). The session's conditions are findSessionMember's (LIVE_SESSION_MEMBER).
  */
 export async function findMemberPage(db: Queryable, digest: Buffer, businessId: string): Promise<MemberPageRow | null> {
   const { rows } = await db.query<MemberPageRow>(
     /* sql */ `
     SELECT s.id AS session_id, s.user_id, m.role, ${changeNumberSql('$2::uuid')} AS change_number,
-      u.email AS user_email, u.name AS user_name,
+      (SELECT json_build_object('email', u.email, 'name', u.name) FROM users u WHERE u.id = s.user_id) AS user,
       coalesce((
         SELECT json_agg(json_build_object('business_id', a.business_id, 'business_name', b.name, 'role', a.role)
           ORDER BY b.name, b.id)
@@ -52,12 +53,7 @@ export async function findMemberPage(db: Queryable, digest: Buffer, businessId: 
           WHERE business_id = $2
           ORDER BY name, id
           LIMIT ${LOCATIONS_OFFERED}) AS l), '[]'::json) AS locations
-    FROM sessions s
-    JOIN users u ON u.id = s.user_id
-    LEFT JOIN memberships m ON m.user_id = s.user_id AND m.business_id = $2
-    WHERE s.token_digest = $1
-      AND s.revoked_at IS NULL
-      AND s.expires_at > now()`,
+    FROM ${LIVE_SESSION_MEMBER}`,
     [digest, businessId],
   );
   return rows[0] ?? null;
