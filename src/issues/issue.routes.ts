@@ -47,7 +47,9 @@ const list = defineFamilies({
   handler: ({ principal, query, services, db, family, present }) =>
     cachedList(services.lists, principal, `${family} issues ${JSON.stringify(query)}`, async () => {
       const { page, filter } = listRequest(query);
-      const result = await listIssues(db, principal.businessId, issueFilter(filter), page);
+      // A search (`q`) may be read on a replica; the cache stays exact (src/http/cached-list.ts).
+      const list = (pool: typeof db) => listIssues(pool, principal.businessId, issueFilter(filter), page);
+      const result = await (query.q === undefined ? list(db) : services.reads.read(principal, 'search', list));
       return envelopeOf(query, result.rows.map(present), result.total);
     }),
 });

@@ -50,7 +50,9 @@ const list = defineFamilies({
   handler: ({ principal, query, services, db, family, present }) =>
     cachedList(services.lists, principal, `${family} suggestions ${JSON.stringify(query)}`, async () => {
       const { page, filter } = listRequest(query);
-      const result = await listSuggestions(db, principal.businessId, filter, page);
+      // A search (`q`) may be read on a replica; the cache stays exact (src/http/cached-list.ts).
+      const list = (pool: typeof db) => listSuggestions(pool, principal.businessId, filter, page);
+      const result = await (query.q === undefined ? list(db) : services.reads.read(principal, 'search', list));
       return envelopeOf(query, result.rows.map(present), result.total);
     }),
 });
