@@ -136,6 +136,24 @@ describe.skipIf(!standby)('Read replicas (a hot standby of the test PostgreSQL)'
     }
   });
 
+  it("When a write does not move the change number (a new location), then the next read still sees it: the write's position is remembered", async () => {
+    const t = await buildTenant(db);
+    await suggest(t, 'A bench outside');
+    expect(await untilServedByReplica('analytics', () => overviewOf(t).expect(200))).toBe(true);
+    await standby!.query('SELECT pg_wal_replay_pause()');
+    try {
+      await request()
+        .post(`/businesses/${t.business.id}/locations`)
+        .set('X-API-Key', t.write)
+        .send({ name: 'Terrace' })
+        .expect(201);
+      const overview = await overviewOf(t).expect(200);
+      expect(overview.body.recent_activity[0]).toMatchObject({ type: 'location.created' });
+    } finally {
+      await standby!.query('SELECT pg_wal_replay_resume()');
+    }
+  });
+
   it('When the replica stops replaying, then reads fall back to the primary once its lag passes the bound, and return to it once it resumes', async () => {
     const t = await buildTenant(db);
     const writer = await buildTenant(db);
