@@ -65,7 +65,17 @@ async function main(): Promise<void> {
   // Business positions in Redis when there is one, so that every instance knows every instance's writes.
   const positionsRedis =
     config.REDIS_URL && config.DATABASE_READ_URL.length > 0
-      ? new SharedRedis({ url: config.REDIS_URL, prefix: 'fbk:rr:' }, logger)
+      ? new SharedRedis(
+          {
+            url: config.REDIS_URL,
+            prefix: 'fbk:rr:',
+            outage: {
+              down: 'read-replica positions (Redis) unavailable: a replica answers only once it has replayed all the primary had',
+              back: 'read-replica positions (Redis) are back: replicas answer each business again',
+            },
+          },
+          logger,
+        )
       : undefined;
   const reads = openReadReplicas(config, db, onPoolError, logger, metrics, positionsRedis);
   reads.start();

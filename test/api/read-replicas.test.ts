@@ -11,7 +11,7 @@ import { createRateLimiters } from '../../src/http/rate-limit.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 import { capturingLogger } from '../support/app.js';
 import { openTestDatabase, testDatabaseUrl, testMode } from '../support/database.js';
-import { buildTenant } from '../support/factories.js';
+import { buildQrCode, buildTenant } from '../support/factories.js';
 import { startStandby, STANDBY_START_MS, type Standby } from '../support/standby.js';
 
 /**
@@ -111,6 +111,19 @@ describe.skipIf(!standby)('Read replicas (a hot standby of the test PostgreSQL)'
     expect(overview.body.suggestions.total).toBe(2);
     expect(await readsOn('replica', 'export')).toBeGreaterThan(0);
     expect(await readsOn('replica', 'analytics')).toBeGreaterThan(0);
+  });
+
+  it("When the replica is healthy, then the public page's list is served from it", async () => {
+    const t = await buildTenant(db);
+    await request()
+      .post('/api/v1/suggestions')
+      .set('X-API-Key', t.write)
+      .send({ content: 'Open earlier', visibility: 'public' })
+      .expect(201);
+    const qr = await buildQrCode(db, t.business.id);
+    const page = () => request().get(`/public/suggestions?code=${qr.code}`).expect(200);
+    expect(await untilServedByReplica('page', page)).toBe(true);
+    expect(contents(await page())).toEqual(['Open earlier']);
   });
 
   it('When a business writes and reads at once while the replica is behind, then the read sees the write (read-your-writes), and a cached search is never answered stale', async () => {
