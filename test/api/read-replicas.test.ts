@@ -97,7 +97,7 @@ describe.skipIf(!standby)('Read replicas (a hot standby of the test PostgreSQL)'
     });
   }
 
-  it("When the replica is healthy, then exports and the analytics overview are served from it, with the primary's data", async () => {
+  it("When the replica is healthy, then exports, the analytics overview and the dashboard's list are served from it, with the primary's data", async () => {
     const t = await buildTenant(db);
     await suggest(t, 'Warmer coffee');
     await suggest(t, 'More chairs');
@@ -111,6 +111,12 @@ describe.skipIf(!standby)('Read replicas (a hot standby of the test PostgreSQL)'
     expect(overview.body.suggestions.total).toBe(2);
     expect(await readsOn('replica', 'export')).toBeGreaterThan(0);
     expect(await readsOn('replica', 'analytics')).toBeGreaterThan(0);
+
+    // The dashboard family's list, read once the replica has the business (then from the cache).
+    const listsBefore = await readsOn('replica', 'dashboard');
+    const listed = await request().get(`/businesses/${t.business.id}/suggestions`).set('X-API-Key', t.read).expect(200);
+    expect(contents(listed)).toEqual(['More chairs', 'Warmer coffee']);
+    expect(await readsOn('replica', 'dashboard')).toBe(listsBefore + 1);
   });
 
   it("When the replica is healthy, then the public page's list is served from it", async () => {
@@ -138,12 +144,13 @@ describe.skipIf(!standby)('Read replicas (a hot standby of the test PostgreSQL)'
     // The replica stops replaying: it still looks fresh for up to the bound, but not for this business.
     await standby!.query('SELECT pg_wal_replay_pause()');
     try {
-      const behindBefore = await fallbacks('behind_business');
+      // Normally "behind_business"; on a machine so loaded that the bound passed meanwhile, "lagging".
+      const fallbacksBefore = (await fallbacks('behind_business')) + (await fallbacks('lagging'));
       await suggest(t, 'Quieter fans');
       const exported = await exportOf(t).expect(200);
       expect(contents(exported)).toEqual(['Quieter fans', 'Quieter music']);
       expect(contents(await search())).toEqual(['Quieter fans', 'Quieter music']);
-      expect(await fallbacks('behind_business')).toBeGreaterThan(behindBefore);
+      expect((await fallbacks('behind_business')) + (await fallbacks('lagging'))).toBeGreaterThan(fallbacksBefore);
     } finally {
       await standby!.query('SELECT pg_wal_replay_resume()');
     }
@@ -198,6 +205,7 @@ describe.skipIf(!standby)('Read replicas (a hot standby of the test PostgreSQL)'
       await suggest(t, 'Softer chairs');
       expect(await untilServedByReplica('export', () => exportOf(t).expect(200))).toBe(true);
 
+      const skippedBefore = (await fallbacks('failed')) + (await fallbacks('down'));
       await standby!.stop('immediate');
       try {
         for (let i = 0; i < 5; i++) {
@@ -205,7 +213,7 @@ describe.skipIf(!standby)('Read replicas (a hot standby of the test PostgreSQL)'
           expect((await overviewOf(t).expect(200)).body.suggestions.total).toBe(1);
         }
         expect(reads.status()[0]!.up).toBe(false);
-        expect((await fallbacks('failed')) + (await fallbacks('down'))).toBeGreaterThan(0);
+        expect((await fallbacks('failed')) + (await fallbacks('down'))).toBeGreaterThan(skippedBefore);
       } finally {
         await standby!.start();
       }

@@ -123,8 +123,14 @@ export async function startStandby(primaryUrl: string): Promise<Standby | string
     const url = new URL(primaryUrl);
     url.port = String(port);
     const standby = makeStandby(tools, dir, data, port, url.toString());
-    await standby.start();
     dir = undefined;
+    try {
+      await standby.start();
+    } catch (err) {
+      // Started but never a standby: stopped before its directory goes.
+      await standby.remove();
+      throw err;
+    }
     return standby;
   } finally {
     await primary.end();
