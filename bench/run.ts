@@ -52,6 +52,7 @@ import {
 import { percentile, round } from './lib/stats.js';
 import { runLoad, runPosts, type LoadResult } from './lib/load.js';
 import { startHangingReceiver, startWebhookReceiver } from './lib/webhook-receiver.js';
+import { measureReplicaReads } from './lib/replicas.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const mode = flags.quick ? 'quick' : 'full';
@@ -576,6 +577,24 @@ async function main() {
   await statementPool.end();
   const { plain, keyed, spread } = writes;
 
+  // Read replicas (issue 34): creates from 50 connections while 10 clients read, 5 exporting the small
+  // business's 10,000 suggestions as CSV and 5 reading its analytics overview, on an instance that
+  // reads those from a hot standby (DATABASE_READ_URL) against one that reads them from the primary.
+  // The standby runs on this machine (test/support/standby.ts): both clusters share its cores, so
+  // the ratio shows what moving the reads costs the writes here, not what a second machine would give.
+  log('creates while 10 clients export and read analytics: reads on a replica against on the primary');
+  const replicas = await measureReplicaReads({
+    databaseUrl,
+    start: (env, name) => service({ ...pgEnv, ...env }, name),
+    create,
+    reads: {
+      export: get(`${api.url}/api/v1/export/suggestions?format=csv`, asKey(small)),
+      analytics: get(`${api.url}/businesses/${small.id}/analytics/overview`, asBearer(small)),
+    },
+    timing,
+    onCleanup: (cleanup) => cleanups.push(cleanup),
+  });
+
   // The runtime we ship (issue 20 §8): the same service on Node 24 from the npm registry, side by
   // side with the one measured above, on the same database (the full run only: it installs Node).
   const RUNTIME_FIGURES = ['list', 'list_uncached', 'create', 'page'] as const;
@@ -773,6 +792,7 @@ async function main() {
     create_with_idempotency_key_throughput_rps: Math.round(medianOf(keyed, rps)),
     create_with_idempotency_key_vs_without_throughput_ratio: round(medianRatio(keyed, plain, rps)),
     write_floor_keyed_vs_plain_throughput_ratio: round(medianRatio(writes.floor_keyed, writes.floor_plain, rps)),
+    ...replicas,
     export_csv_10k_vs_copy_time_ratio: round(exported.ratio),
     export_csv_10k_vs_stack_floor_time_ratio: round(exported.stackFloorRatio),
     export_stack_floor_10k_ms: round(exported.stackFloorMs, 1),

@@ -7,6 +7,8 @@ import { LoginThrottle, type LoginThrottleOptions } from './auth/login-throttle.
 import { ListCache } from './cache/list-cache.js';
 import { dashboardUrl, type Config } from './config/config.js';
 import type { Database } from './db/database.js';
+import { MemoryPositions } from './db/replica-positions.js';
+import { ReadReplicas } from './db/replicas.js';
 import { serviceUnavailable } from './errors/http-error.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
@@ -50,6 +52,11 @@ export interface AppDeps {
   publicPage?: { now?: () => number; scans?: ScanCounter; followConfirmationsPerHour?: number };
   /** Idempotency-Key: the clock and a test hook; the retention is IDEMPOTENCY_TTL_HOURS. */
   idempotency?: Partial<IdempotencyOptions>;
+  /**
+   * Read replicas (DATABASE_READ_URL), made, started and stopped by the caller; by default none,
+   * every read on the primary (still counted in the metrics as such).
+   */
+  reads?: ReadReplicas;
 }
 
 export function createApp({
@@ -63,6 +70,7 @@ export function createApp({
   mail,
   publicPage = {},
   idempotency,
+  reads,
 }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -106,8 +114,17 @@ export function createApp({
     metrics?.listCacheObserver(() => lists.bytes),
   );
   const scans = publicPage.scans ?? new ScanCounter(db.pool, logger);
+  const readsFromPrimary = () =>
+    new ReadReplicas(db.pool, {
+      replicas: [],
+      maxLagMs: config.READ_REPLICA_MAX_LAG_MS ?? 1000,
+      positions: new MemoryPositions(),
+      logger,
+      observer: metrics?.readObserver(() => []),
+    });
   const services: Services = {
     db,
+    reads: reads ?? readsFromPrimary(),
     idempotency: new IdempotencyStore(db.pool, {
       ttlHours: config.IDEMPOTENCY_TTL_HOURS ?? 24,
       now: () => new Date(),

@@ -2,10 +2,11 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, dashboardUrl, loadConfig, type Config } from './config/config.js';
 import { EmbeddedMaintenance } from './db/embedded-maintenance.js';
-import { openBackgroundDatabase, openDatabase } from './db/open.js';
+import { openBackgroundDatabase, openDatabase, openReadReplicas } from './db/open.js';
 import { WebhookWorker } from './webhooks/webhook.worker.js';
 import { migrate } from './db/migrate.js';
 import { createRateLimiters } from './http/rate-limit.js';
+import { SharedRedis } from './http/rate-limit-store.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger } from './config/logger.js';
 import { startIdempotencyPurge } from './idempotency/idempotency.purge.js';
@@ -60,6 +61,31 @@ async function main(): Promise<void> {
   const metricsServer = metrics?.listen(config.METRICS_PORT!, config.METRICS_HOST);
   if (metricsServer) logger.info({ port: config.METRICS_PORT, host: config.METRICS_HOST }, 'metrics listening');
 
+  // Streaming replicas for the reads that may be a little behind (docs/operations.md#read-replicas).
+  // Business positions in Redis when there is one, so that every instance knows every instance's writes.
+  const positionsRedis =
+    config.REDIS_URL && config.DATABASE_READ_URL.length > 0
+      ? new SharedRedis(
+          {
+            url: config.REDIS_URL,
+            prefix: 'fbk:rr:',
+            outage: {
+              down: 'read-replica positions (Redis) unavailable: a replica answers only once it has replayed all the primary had',
+              back: 'read-replica positions (Redis) are back: replicas answer each business again',
+            },
+          },
+          logger,
+        )
+      : undefined;
+  const reads = openReadReplicas(config, db, onPoolError, logger, metrics, positionsRedis);
+  reads.start();
+  if (reads.configured) {
+    logger.info(
+      { replicas: reads.status().map((replica) => replica.name) },
+      'reading from replicas where they keep up',
+    );
+  }
+
   const mail = new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: dashboardUrl(config) });
   const followers = new FollowNotifier(db.pool, mail, logger, {
     baseUrl: config.PUBLIC_BASE_URL,
@@ -96,6 +122,7 @@ async function main(): Promise<void> {
     metrics,
     mail,
     publicPage: { scans },
+    reads,
   });
   const server = createHttpServer(app, {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
@@ -131,6 +158,8 @@ async function main(): Promise<void> {
     await workerDb.close();
     await rateLimiters.close();
     await scans.close();
+    await reads.stop();
+    await positionsRedis?.close();
     await db.close();
     logger.info('stopped');
     process.exit(0);

@@ -19,8 +19,12 @@ export const analyticsFeature: Feature = {
       action: 'read',
       query: overviewQuery,
       responses: [{ status: 200, description: 'The summary', json: analyticsOverviewSchema }],
-      handler: async ({ principal, db }) =>
-        ok(toAnalyticsOverviewResponse(await analyticsOverview(db, principal.businessId))),
+      handler: async ({ principal, services }) => {
+        const overview = await services.reads.read(principal, 'analytics', (pool) =>
+          analyticsOverview(pool, principal.businessId),
+        );
+        return ok(toAnalyticsOverviewResponse(overview));
+      },
     }),
   ],
 };

@@ -11,6 +11,13 @@ export const CONFIG_DESCRIPTIONS: Record<keyof Config, string> = {
   HOST: 'interface to bind: `0.0.0.0` listens on every interface, `127.0.0.1` only locally',
   DATABASE_URL: 'PostgreSQL connection string; unset means the embedded database (PGlite) in `DATA_DIR`',
   DATA_DIR: 'where the embedded database keeps its files, lock and socket; ignored when `DATABASE_URL` is set',
+  DATABASE_READ_URL:
+    'PostgreSQL streaming replicas (comma-separated connection strings) for exports, analytics, searches, the ' +
+    'public page and the dashboard lists (docs/operations.md#read-replicas); needs `DATABASE_URL`; unset, every ' +
+    'read goes to the primary',
+  READ_REPLICA_MAX_LAG_MS:
+    'a replica further behind the primary than this, by its replay position, is not read from ' +
+    '(docs/operations.md#read-replicas)',
   LOG_LEVEL: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
   RATE_LIMIT_PER_MINUTE: 'requests per minute per API key or dashboard user',
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE:

@@ -8,6 +8,8 @@ describe('loadConfig', () => {
       HOST: '0.0.0.0',
       DATABASE_URL: undefined,
       DATA_DIR: './data',
+      DATABASE_READ_URL: [],
+      READ_REPLICA_MAX_LAG_MS: 1_000,
       LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: 60,
       RATE_LIMIT_FAILED_AUTH_PER_MINUTE: 30,
@@ -125,4 +127,31 @@ describe('loadConfig: CORS_ORIGINS', () => {
       expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(ConfigError);
     },
   );
+});
+
+describe('loadConfig: read replicas', () => {
+  it('When DATABASE_READ_URL lists replicas beside DATABASE_URL, then they are split and trimmed', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://app@primary:5432/feedback',
+      DATABASE_READ_URL: 'postgres://app@replica-a:5432/feedback, postgresql://app@replica-b:5432/feedback',
+      READ_REPLICA_MAX_LAG_MS: '500',
+    });
+    expect(config.DATABASE_READ_URL).toEqual([
+      'postgres://app@replica-a:5432/feedback',
+      'postgresql://app@replica-b:5432/feedback',
+    ]);
+    expect(config.READ_REPLICA_MAX_LAG_MS).toBe(500);
+  });
+
+  it('When DATABASE_READ_URL is set for the embedded database, then the start is refused: it has no replicas', () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://app@replica:5432/feedback' })).toThrow(
+      /DATABASE_READ_URL: needs DATABASE_URL/,
+    );
+  });
+
+  it('When a replica is not a PostgreSQL URL, then the start is refused naming the variable', () => {
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://app@primary/feedback', DATABASE_READ_URL: 'redis://replica:6379' }),
+    ).toThrow(/DATABASE_READ_URL/);
+  });
 });

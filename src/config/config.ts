@@ -11,6 +11,25 @@ const envFields = z.object({
   HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+  /**
+   * Streaming replicas of DATABASE_URL (comma-separated) for the reads that may be a little behind
+   * (docs/operations.md#read-replicas). PostgreSQL only: the embedded database has no replicas.
+   */
+  DATABASE_READ_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((url) => url.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ }))),
+  ),
+  /** A replica further behind the primary than this (by its replay position) is not read from. */
+  READ_REPLICA_MAX_LAG_MS: milliseconds(1_000),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -161,6 +180,11 @@ const envSchema = envFields
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
     message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
+  })
+  // Refused rather than ignored: an operator who names replicas expects the primary to be relieved.
+  .refine((env) => env.DATABASE_READ_URL.length === 0 || env.DATABASE_URL !== undefined, {
+    message: 'needs DATABASE_URL: the embedded database (PGlite) has no replicas to read from',
+    path: ['DATABASE_READ_URL'],
   })
   .refine((env) => env.SMTP_URL === undefined || env.MAIL_FROM !== undefined, {
     message: 'is required when SMTP_URL is set',

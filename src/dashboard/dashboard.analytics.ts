@@ -86,10 +86,9 @@ export function analyticsPages(services: Services): Router {
     const who = memberOf(res);
     authorize(who.principal, 'read');
     const { businessId } = who.principal;
-    const [overview, weeks] = await Promise.all([
-      analyticsOverview(pool, businessId),
-      createdPerWeek(pool, businessId, WEEKS),
-    ]);
+    const [overview, weeks] = await services.reads.read(who.principal, 'analytics', (reader) =>
+      Promise.all([analyticsOverview(reader, businessId), createdPerWeek(reader, businessId, WEEKS)]),
+    );
     const statusCount = (status: string) => overview.suggestions.find((row) => row.key === status)?.count ?? 0;
     const charts: BarChart[] = [
       {

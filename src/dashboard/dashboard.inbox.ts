@@ -142,7 +142,9 @@ export async function inboxView(
   const key = `business suggestions ${JSON.stringify(query)}${hasExtra ? ` inbox ${JSON.stringify(extra)}` : ''}`;
   const reply = await cachedList(services.lists, principal, key, async () => {
     const { page, filter } = listRequest(query);
-    const result = await listSuggestions(services.db.pool, principal.businessId, { ...filter, ...extra }, page);
+    const result = await services.reads.read(principal, 'dashboard', (pool) =>
+      listSuggestions(pool, principal.businessId, { ...filter, ...extra }, page),
+    );
     return envelopeOf(query, result.rows.map(toSuggestionDashboardResponse), result.total);
   });
   const body = (

@@ -107,7 +107,9 @@ export function issuePages(services: Services): Router {
       async () => {
         const { page, filter } = listRequest(query);
         const { assignee_id, ...rest } = filter;
-        const result = await listIssues(pool, businessId, { ...rest, assigneeId: assignee_id }, page);
+        const result = await services.reads.read(who.principal, 'dashboard', (reader) =>
+          listIssues(reader, businessId, { ...rest, assigneeId: assignee_id }, page),
+        );
         return envelopeOf(query, result.rows.map(toIssueResponse), result.total);
       },
     );

@@ -1,7 +1,10 @@
+import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Database } from './database.js';
 import { openEmbedded } from './embedded.js';
 import { openPostgres } from './postgres.js';
+import { MemoryPositions, RedisPositions, type RedisCommands } from './replica-positions.js';
+import { ReadReplicas, type ReadObserver, type ReplicaStatus } from './replicas.js';
 
 /** PostgreSQL when DATABASE_URL is set, the embedded database in DATA_DIR otherwise. */
 export async function openDatabase(
@@ -34,4 +37,38 @@ export function openBackgroundDatabase(
   if (db.mode !== 'postgres' || !config.DATABASE_URL) return { db, close: async () => {} };
   const own = openPostgres(config.DATABASE_URL, onPoolError, max, { applicationName, customPlans: true });
   return { db: own, close: () => own.close() };
+}
+
+/** host:port of a connection string: how a replica is named in logs and metrics (never its password). */
+function replicaName(url: string): string {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port || '5432'}`;
+}
+
+/**
+ * The read replicas of DATABASE_READ_URL (none: every read on the primary), each with a pool as big
+ * as the primary's, short to connect so that a replica that went away costs a request little. Business
+ * positions are kept in Redis when `redis` is given (every instance then knows every write), in memory
+ * otherwise. The caller starts and stops it.
+ */
+export function openReadReplicas(
+  config: Pick<Config, 'DATABASE_READ_URL' | 'READ_REPLICA_MAX_LAG_MS'>,
+  db: Database,
+  onPoolError: (err: Error) => void,
+  logger: Logger,
+  metrics?: { readObserver(replicas: () => ReplicaStatus[]): ReadObserver },
+  redis?: RedisCommands,
+): ReadReplicas {
+  const replicas = (db.mode === 'postgres' ? config.DATABASE_READ_URL : []).map((url) => ({
+    name: replicaName(url),
+    pool: openPostgres(url, onPoolError, 10, { applicationName: 'feedback-api-reads', connectTimeoutMs: 1_000 }).pool,
+  }));
+  const reads: ReadReplicas = new ReadReplicas(db.pool, {
+    replicas,
+    maxLagMs: config.READ_REPLICA_MAX_LAG_MS,
+    positions: redis ? new RedisPositions(redis) : new MemoryPositions(),
+    logger,
+    observer: metrics?.readObserver(() => reads.status()),
+  });
+  return reads;
 }

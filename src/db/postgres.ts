@@ -8,6 +8,8 @@ export interface SessionSettings {
    * contents change shape fast, where a generic plan chosen early goes bad (see openBackgroundDatabase).
    */
   customPlans?: boolean;
+  /** How long a checkout waits for a new connection (5 s by default). */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -20,12 +22,12 @@ export function openPostgres(
   max = 10,
   session: SessionSettings = {},
 ): Database {
-  const { applicationName = 'feedback-api', customPlans = false } = session;
+  const { applicationName = 'feedback-api', customPlans = false, connectTimeoutMs = 5_000 } = session;
   const pool = createPool(
     {
       connectionString: url,
       max,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: connectTimeoutMs,
       application_name: applicationName,
       ...(customPlans ? { options: '-c plan_cache_mode=force_custom_plan' } : {}),
     },

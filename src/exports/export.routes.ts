@@ -92,11 +92,14 @@ function exportRoute<Filter>(
         },
       },
     ],
-    handler: async ({ req, principal, query, db }) => {
+    handler: async ({ req, principal, query, services }) => {
       const { filter } = query;
       const format = chosenFormat(req, query.format);
-      // Until the first write, any failure is still an ordinary JSON error response.
-      const run = await openExport(db, resource, principal.businessId, filter);
+      // Until the first write, any failure is still an ordinary JSON error response (or, on a
+      // replica, a read on the primary instead).
+      const run = await services.reads.read(principal, 'export', (pool) =>
+        openExport(pool, resource, principal.businessId, filter),
+      );
       const encoder =
         format === 'csv' ? csvEncoder(resource.fields, { bom: query.bom }) : jsonEncoder(resource.fields, run);
       return stream(async (res) => {

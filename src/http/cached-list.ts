@@ -6,7 +6,9 @@ import { media, ok, type Reply } from './reply.js';
  * made, else with `build()`'s result, which is then kept. The change number is the one the API key
  * lookup read, before the list: the list's snapshot is then at least as new as the number it is
  * filed under, and every later write moves the number on, so no request is ever answered with data
- * older than its own start. `key` must hold everything the response depends on besides the
+ * older than its own start. A `build()` that reads on a replica (a search) stays exact: the replica
+ * is used only once it has replayed past every commit that number counts (src/db/replicas.ts, keyed by
+ * this very number), so its body is never older than the number it is filed under. `key` must hold everything the response depends on besides the
  * business's rows (the family, the resource, the query).
  */
 export async function cachedList(

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ReadKind } from '../db/replicas.js';
 import type { Reply } from './reply.js';
 import { defineRoute, type Method, type Route, type RouteContext, type RouteDoc, type RouteSpec } from './route.js';
 
@@ -68,4 +69,14 @@ export function defineFamilies<
     } as RouteSpec<FamilyGuard, Q, B>);
   };
   return { v1: declare('v1', v1), business: declare('business', business) };
+}
+
+/**
+ * Whether a list may be read on a replica, and as what (docs/decisions.md, "Read replicas"): a search
+ * (`q`) in either family, and the dashboard family's lists; the /api/v1 lists without `q` stay on the
+ * primary.
+ */
+export function listReadKind(family: Family, q: string | undefined): ReadKind | undefined {
+  if (q !== undefined) return 'search';
+  return family === 'business' ? 'dashboard' : undefined;
 }

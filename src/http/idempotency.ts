@@ -40,9 +40,15 @@ export async function withRequestTransaction(
   res: Response,
   { credential, path, notReplayed }: KeyedTarget,
   write: (db: pg.Pool) => Promise<Reply> | Reply,
+  /** Runs once the write has committed, before its reply is sent (not for a replay: nothing was written). */
+  committed: () => Promise<void> = async () => {},
 ): Promise<void> {
   const key = parseIdempotencyKey(req.get('Idempotency-Key'));
-  if (key === undefined) return sendReply(res, await write(pool));
+  if (key === undefined) {
+    const reply = await write(pool);
+    await committed();
+    return sendReply(res, reply);
+  }
   const query = req.originalUrl.indexOf('?');
   const url = query === -1 ? path : path + req.originalUrl.slice(query);
   const begun = await store.begin({ credential, method: req.method, path, url, body: req.body as unknown, key });
@@ -61,6 +67,7 @@ export async function withRequestTransaction(
   }
   const { replay } = await claim.commit(withheld(stored, notReplayed));
   if (replay) return sendReply(res, replayOf(replay, notReplayed));
+  await committed();
   await sendReply(res, outcome.result);
   for (const callback of outcome.afterCommit) callback();
 }

@@ -11,7 +11,14 @@ export interface RedisOptions {
   timeoutMs?: number;
   /** While Redis is connected but failing, how often one request probes it again. */
   probeIntervalMs?: number;
+  /** What the outage log lines say is affected, and what happens meanwhile (the rate limits by default). */
+  outage?: { down: string; back: string };
 }
+
+const RATE_LIMIT_OUTAGE = {
+  down: 'rate-limit store (Redis) unavailable: limits are counted per instance until it is back',
+  back: 'rate-limit store (Redis) is back: limits are shared again',
+};
 
 const DEFAULT_TIMEOUT_MS = 250;
 const DEFAULT_PROBE_INTERVAL_MS = 5_000;
@@ -40,6 +47,7 @@ export class SharedRedis {
   readonly #logger: Logger;
   readonly #timeoutMs: number;
   readonly #probeIntervalMs: number;
+  readonly #outage: { down: string; back: string };
   readonly #onReady = new Set<() => void>();
   #down = false;
   #nextProbeAt = 0;
@@ -50,6 +58,7 @@ export class SharedRedis {
     this.#logger = logger;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#probeIntervalMs = options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
+    this.#outage = options.outage ?? RATE_LIMIT_OUTAGE;
     this.#client = createClient({
       url: options.url,
       // Fail at once while disconnected rather than queueing: the caller has a fallback.
@@ -110,16 +119,13 @@ export class SharedRedis {
   #markDown(err: unknown): void {
     if (this.#down || this.#closed) return;
     this.#down = true;
-    this.#logger.warn(
-      { err },
-      'rate-limit store (Redis) unavailable: limits are counted per instance until it is back',
-    );
+    this.#logger.warn({ err }, this.#outage.down);
   }
 
   #markUp(): void {
     if (!this.#down || this.#closed) return;
     this.#down = false;
-    this.#logger.info('rate-limit store (Redis) is back: limits are shared again');
+    this.#logger.info(this.#outage.back);
   }
 }
 

@@ -8,6 +8,7 @@ import { principalOf, type ApiKeyPrincipal, type Principal } from '../auth/princ
 import { unauthorized } from '../errors/http-error.js';
 import type { ListCache } from '../cache/list-cache.js';
 import type { Database } from '../db/database.js';
+import type { ReadReplicas } from '../db/replicas.js';
 import type { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import type { ErrorStatus } from '../shared/responses.js';
@@ -21,6 +22,11 @@ import { parseBody, parseQuery } from './validation.js';
 /** What handlers are given besides the request: made once by createApp. */
 export interface Services {
   db: Database;
+  /**
+   * Where the reads that may be a little behind go (DATABASE_READ_URL): a replica that has what the
+   * business needs, else the primary. Everything else uses `db`.
+   */
+  reads: ReadReplicas;
   /** Idempotency-Key: stored responses, and the keys being processed. */
   idempotency: IdempotencyStore;
   lists: ListCache;
@@ -253,11 +259,19 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
         if (action === 'update') authorize(principal as Principal, action, Object.keys(body ?? {}));
         return handler({ req, principal, query, body, services, id, db });
       };
-      if (!idempotent) return sendReply(res, await operation(services.db.pool));
+      // Read-your-writes on replicas: once a business's write has committed, and before its answer
+      // is sent, no replica answers for the business until it has replayed that far.
+      const businessId = spec.method === 'get' ? undefined : (principal as Principal | null)?.businessId;
+      const committed = businessId ? () => services.reads.wrote(businessId) : async () => {};
+      if (!idempotent) {
+        const reply = await operation(services.db.pool);
+        await committed();
+        return sendReply(res, reply);
+      }
       const transactions = { store: services.idempotency, pool: services.db.pool };
       const credential = credentialOf(principal, req);
       const target = { credential, path: resolvedPath(spec.path, req), notReplayed: spec.notReplayed ?? [] };
-      return withRequestTransaction(transactions, req, res, target, operation);
+      return withRequestTransaction(transactions, req, res, target, operation, committed);
     },
   };
 }

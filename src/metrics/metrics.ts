@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CacheObserver } from '../cache/list-cache.js';
+import type { ReadObserver, ReplicaStatus } from '../db/replicas.js';
 import type { ResponseObserver } from '../http/request-logging.js';
 
 declare global {
@@ -60,6 +61,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly #reads = new Counter({
+    name: 'db_reads_total',
+    help: 'Reads that may go to a read replica, by where they went (primary or replica) and what they read',
+    labelNames: ['target', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly #fallbacks = new Counter({
+    name: 'db_replica_fallbacks_total',
+    help: 'Reads sent to the primary although replicas are configured, by reason (down, lagging, behind_business, failed)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor(pool: pg.Pool) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -88,6 +103,32 @@ export class Metrics {
     return {
       hit: () => this.#cache.inc({ outcome: 'hit' }),
       miss: () => this.#cache.inc({ outcome: 'miss' }),
+    };
+  }
+
+  /** An observer for the read replicas, whose state (`replicas()`) is read at every scrape. */
+  readObserver(replicas: () => ReplicaStatus[]): ReadObserver {
+    new Gauge({
+      name: 'db_replica_lag_seconds',
+      help: 'How far each read replica is known to be behind the primary, by its replay position',
+      labelNames: ['replica'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const { name, lagMs } of replicas()) this.set({ replica: name }, lagMs / 1000);
+      },
+    });
+    new Gauge({
+      name: 'db_replica_up',
+      help: 'Whether each read replica answered its last poll as a standby (1) or not (0)',
+      labelNames: ['replica'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const { name, up } of replicas()) this.set({ replica: name }, up ? 1 : 0);
+      },
+    });
+    return {
+      read: (target, kind) => this.#reads.inc({ target, kind }),
+      fallback: (reason) => this.#fallbacks.inc({ reason }),
     };
   }
 

@@ -117,7 +117,10 @@ async function sendPage(
   const kept = shared ? services.lists.get(key, target.change_number) : undefined;
   if (kept && !voter) return sendWithToken(res, status, kept, token);
 
-  const { items, total } = await listPublicSuggestions(pool, services.lists, target, state.sort, state.offset, voter);
+  const reader = { businessId: target.business_id, changeNumber: target.change_number };
+  const { items, total } = await services.reads.read(reader, 'page', (from) =>
+    listPublicSuggestions(from, services.lists, target, state.sort, state.offset, voter),
+  );
   const votedNone = items.every((item) => !item.voted);
   if (kept && votedNone) return sendWithToken(res, status, kept, token);
   const thanked = state.thankedId ? await findShownSuggestion(pool, target, state.thankedId, voter) : null;

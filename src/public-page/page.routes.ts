@@ -61,13 +61,9 @@ export const publicPageFeature: Feature = {
       errors: [404, 410],
       handler: async ({ req, query, services, db }) => {
         const target = await openCode(db, query.code);
-        const { items, total } = await listPublicSuggestions(
-          db,
-          services.lists,
-          target,
-          query.sort,
-          query.offset,
-          readVoterToken(req),
+        const reader = { businessId: target.business_id, changeNumber: target.change_number };
+        const { items, total } = await services.reads.read(reader, 'page', (pool) =>
+          listPublicSuggestions(pool, services.lists, target, query.sort, query.offset, readVoterToken(req)),
         );
         const next = query.offset + PAGE_SIZE;
         return ok({
