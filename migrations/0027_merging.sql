@@ -28,12 +28,15 @@ ALTER TABLE comments
   ADD COLUMN merged_from uuid REFERENCES suggestions (id) ON DELETE SET NULL;
 CREATE INDEX comments_merged_from_idx ON comments (business_id, merged_from) WHERE merged_from IS NOT NULL;
 
--- Likely duplicates (GET .../suggestions/{id}/similar): trigram similarity of the content, on a GIN
--- index that leads with the business (btree_gin, 0015_search_per_business.sql), so the `%` operator
--- reads only the business's own rows. pg_trgm is a trusted extension; PGlite loads it as a contrib
--- module (src/db/embedded.ts).
+-- Likely duplicates (GET .../suggestions/{id}/similar): the nearest contents by trigram distance
+-- (pg_trgm's `<->`), read in order from a GiST index that leads with the business (btree_gist), so a
+-- top 5 reads a few pages of the business's own rows rather than every row sharing a common trigram
+-- (a GIN index and `%` took 0.2 to 0.9 s at 100,000 seeded suggestions). The larger signature (256
+-- bytes rather than 12) keeps the index's distance bounds useful for texts of a few sentences. Both
+-- extensions are trusted; PGlite loads them as contrib modules (src/db/embedded.ts).
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
-CREATE INDEX suggestions_content_trgm_idx ON suggestions USING gin (business_id, content gin_trgm_ops);
+CREATE EXTENSION IF NOT EXISTS btree_gist;
+CREATE INDEX suggestions_content_trgm_idx ON suggestions USING gist (business_id, content gist_trgm_ops (siglen = 256));
 
 -- The counters (0003_counts.sql, 0018_counter_plans.sql) count the suggestions lists show by default:
 -- a merged suggestion leaves them when it is merged and comes back when it is unmerged, so a list's

@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/database.js';
+import { columnList } from '../db/columns.js';
+import { SUGGESTION_COLUMN_MAP } from '../suggestions/suggestion.columns.js';
 import { SUGGESTION_COLUMNS, type SuggestionRow } from '../suggestions/suggestion.repository.js';
 
 /**
@@ -233,12 +235,13 @@ export interface SimilarRow extends SuggestionRow {
   similarity: number;
 }
 
-/** How alike two contents must be to be offered (pg_trgm's `%`, which the index answers). */
+/** How alike two contents must be to be offered: pg_trgm's default for its `%` operator. */
 export const SIMILARITY_THRESHOLD = 0.3;
 
 /**
  * The business's suggestions most alike this one in content (trigram similarity), not merged, the
- * most alike first, at most `limit`. The `%` operator reads the GIN index of 0027_merging.sql.
+ * most alike first, at most `limit`, none below SIMILARITY_THRESHOLD. The nearest are read in order
+ * from the GiST index of 0027_merging.sql (`<->` is 1 - similarity), the threshold applied to them.
  */
 export async function findSimilarSuggestions(
   db: Queryable,
@@ -248,20 +251,22 @@ export async function findSimilarSuggestions(
 ): Promise<SimilarRow[]> {
   const { rows } = await db.query<SimilarRow>(
     /* sql */ `
-    SELECT ${SUGGESTION_COLUMNS.split(', ')
-      .map((column) => `s.${column}`)
-      .join(', ')}, round(similarity(s.content, t.content)::numeric, 4)::float8 AS similarity
+    SELECT ${columnList(SUGGESTION_COLUMN_MAP, 'n')}, n.similarity
     FROM suggestions t
-    JOIN suggestions s
-      ON s.business_id = t.business_id
-      AND s.content % t.content
+    CROSS JOIN LATERAL (
+      SELECT s.*, round((1 - (s.content <-> t.content))::numeric, 4)::float8 AS similarity
+      FROM suggestions s
+      WHERE s.business_id = t.business_id
+        AND s.id <> t.id
+        AND s.merged_into IS NULL
+      ORDER BY s.content <-> t.content
+      LIMIT $3
+    ) n
     WHERE t.business_id = $1
       AND t.id = $2
-      AND s.id <> t.id
-      AND s.merged_into IS NULL
-    ORDER BY similarity DESC, s.id
-    LIMIT $3`,
-    [businessId, id, limit],
+      AND n.similarity >= $4
+    ORDER BY n.similarity DESC, n.id`,
+    [businessId, id, limit, SIMILARITY_THRESHOLD],
   );
   return rows;
 }

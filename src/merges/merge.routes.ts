@@ -80,7 +80,7 @@ const similar = defineFamilies({
   action: 'read',
   params,
   description:
-    'Up to 5 suggestions of the business whose content is most like this one’s (trigram similarity, ' +
+    'Up to 5 suggestions of the business whose content is most like this one’s (trigram similarity with ' +
     'pg_trgm, at least 0.3), the most alike first, none merged: candidates to merge.',
   responses: [{ status: 200, description: 'Likely duplicates', json: similarSuggestionListSchema }],
   v1: { tag: 'Suggestions', operationId: 'listSimilarSuggestions', summary: 'List likely duplicates of a suggestion' },
