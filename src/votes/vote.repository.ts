@@ -287,7 +287,8 @@ export async function findVotedSuggestionIds(
     FROM votes
     WHERE business_id = $1
       AND voter_digest = $2
-      AND counted_for = ANY($3::uuid[])`,
+      AND counted_for = ANY($3::uuid[])
+      AND NOT duplicate`,
     [businessId, voterDigest, suggestionIds],
   );
   return new Set(rows.map((row) => row.counted_for));
