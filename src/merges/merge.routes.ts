@@ -1,9 +1,12 @@
 import { defineFamilies } from '../http/families.js';
 import { ok } from '../http/reply.js';
 import type { Feature } from '../http/route.js';
-import { toSuggestionListItem } from '../suggestions/suggestion.presenter.js';
+import {
+  toSuggestionDashboardResponse,
+  toSuggestionListItem,
+  toSuggestionResponse,
+} from '../suggestions/suggestion.presenter.js';
 import { suggestionDashboardSchema, suggestionSchema } from '../suggestions/suggestion.responses.js';
-import { toSuggestionDashboardResponse, toSuggestionResponse } from '../suggestions/suggestion.presenter.js';
 import { similarSuggestionListSchema } from './merge.responses.js';
 import { mergeSuggestionsBody } from './merge.schemas.js';
 import { mergeSuggestions, similarSuggestions, unmergeSuggestion } from './merge.service.js';
