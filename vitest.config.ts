@@ -18,6 +18,7 @@ const EMBEDDED_ONLY = [
   'test/lint/**',
   'test/api/dashboard.browser.test.ts',
   'test/api/dashboard-triage.browser.test.ts',
+  'test/api/dashboard-merge.browser.test.ts',
 ];
 
 export default defineConfig({

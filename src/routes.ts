@@ -11,6 +11,7 @@ import { exportFeature } from './exports/export.routes.js';
 import type { Feature, Route } from './http/route.js';
 import { issueBusinessRoutes, issueV1Routes } from './issues/issue.routes.js';
 import { locationFeature } from './locations/location.routes.js';
+import { mergeBusinessRoutes, mergeV1Routes } from './merges/merge.routes.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js';
 import { documentFeature } from './openapi/document.routes.js';
 import { publicPageFeature } from './public-page/page.routes.js';
@@ -28,6 +29,8 @@ import { voteFeature } from './votes/vote.routes.js';
 export const FEATURES: Feature[] = [
   suggestionV1Routes,
   suggestionBusinessRoutes,
+  mergeV1Routes,
+  mergeBusinessRoutes,
   issueV1Routes,
   issueBusinessRoutes,
   commentFeature,

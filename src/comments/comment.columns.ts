@@ -13,6 +13,8 @@ export interface CommentRow {
   content: string;
   author_id: string;
   created_at: Date;
+  /** The suggestion it was written on, when a merge moved it to the one it is shown under. */
+  merged_from: string | null;
 }
 
 /** Every column of a comment, as its read shows them (spec 2.3): the select list, presenter and schema. */
@@ -31,4 +33,11 @@ export const COMMENT_COLUMN_MAP = {
     schema: uuid.meta({ description: 'The user: through an API key, the user who created the key' }),
   },
   created_at: { shownIn: 'read', schema: timestamp, instant: true },
+  merged_from: {
+    shownIn: 'read',
+    schema: uuid.nullable().meta({
+      description:
+        'The suggestion it was written on, merged into this one (an unmerge takes it back); null when written here',
+    }),
+  },
 } satisfies ColumnMap<CommentRow, 'read'>;

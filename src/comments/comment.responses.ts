@@ -16,6 +16,7 @@ export const commentSchema = z.object(fieldsOf(COMMENT_COLUMN_MAP, ['read'])).me
       content: '[via API: Zapier sync] Oat milk arrives with Monday’s delivery; we will try it for a month.',
       author_id: EXAMPLE.ownerId,
       created_at: EXAMPLE.updatedAt,
+      merged_from: null,
     },
   ],
 });

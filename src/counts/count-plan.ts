@@ -1,10 +1,11 @@
 /**
  * How a list filter field can be counted: `key` is a dimension of the counters, `after` / `from` a
  * lower bound on created_at (strictly after / at or after), `rows` anything only a count of the rows
- * can answer (a search, an upper bound). Every filter field must be classified, so a new one can
- * never be silently ignored by the counters.
+ * can answer (a search, an upper bound), `shown` a flag that, when true, also lists rows the counters
+ * leave out (merged suggestions): false or absent, the counters already agree with the rows. Every
+ * filter field must be classified, so a new one can never be silently ignored by the counters.
  */
-export type FilterKind = 'key' | 'after' | 'from' | 'rows';
+export type FilterKind = 'key' | 'after' | 'from' | 'rows' | 'shown';
 
 export type CountPlan<Filter> =
   /** Equality filters only (or none): the counters answer. */
@@ -33,6 +34,9 @@ export function planCount<Filter extends object>(
         break;
       case 'rows':
         return { by: 'rows' };
+      case 'shown':
+        if (value === true) return { by: 'rows' };
+        break;
     }
   }
   if (bounds.length === 0) return { by: 'counters', keys };

@@ -11,8 +11,9 @@ import type { Sentiment } from '../shared/schemas.js';
 
 /** The counted tables by entity, each with its counters: constants, never from a request. */
 export const COUNTED_TABLES = {
-  suggestion: { rows: 'suggestions', counters: 'suggestion_counts' },
-  issue: { rows: 'issues', counters: 'issue_counts' },
+  // merged suggestions are left out of the counters (0027_merging.sql): `counted` says which rows are in
+  suggestion: { rows: 'suggestions', counters: 'suggestion_counts', counted: 't.merged_into IS NULL' },
+  issue: { rows: 'issues', counters: 'issue_counts', counted: 'TRUE' },
 } as const;
 export type CountedEntity = keyof typeof COUNTED_TABLES;
 
@@ -51,7 +52,8 @@ function createdAfterSql(entity: CountedEntity, businessParam: string, boundSql:
        FROM ${COUNTED_TABLES[entity].rows} t
        WHERE t.business_id = ${businessParam}
          AND t.created_at ${inclusive ? '>=' : '>'} ${boundSql}
-         AND t.created_at < (utc_day(${boundSql}) + 1)::timestamp AT TIME ZONE 'UTC') AS total`;
+         AND t.created_at < (utc_day(${boundSql}) + 1)::timestamp AT TIME ZONE 'UTC'
+         AND ${COUNTED_TABLES[entity].counted}) AS total`;
 }
 
 export function createdSinceSql(

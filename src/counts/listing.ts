@@ -82,8 +82,12 @@ export function defineListing<Row extends { id: string }, Filter extends ListFil
     keyof Filter,
     FilterKind
   >;
-  const conditions = (filter: Partial<Filter>): Condition[] =>
-    fields.map((field) => [spec.filters[field][0], filter[field]]);
+  // A `shown` flag's condition always applies to the rows (absent, it is false), never to the counters.
+  const conditions = (filter: Partial<Filter>, on: 'rows' | 'counters' = 'rows'): Condition[] =>
+    fields.map((field) => {
+      if (kinds[field] !== 'shown') return [spec.filters[field][0], filter[field]];
+      return [spec.filters[field][0], on === 'rows' ? filter[field] === true : undefined];
+    });
 
   /**
    * The list query as text and parameters, reading `columns`; given `params`, its values are appended
@@ -117,7 +121,7 @@ export function defineListing<Row extends { id: string }, Filter extends ListFil
     const plan = planCount(filter, kinds);
     switch (plan.by) {
       case 'counters':
-        return counterTotalSql(spec.entity, businessId, conditions(plan.keys), params);
+        return counterTotalSql(spec.entity, businessId, conditions(plan.keys, 'counters'), params);
       case 'created':
         return createdSinceSql(spec.entity, businessId, plan.bound, plan.inclusive, params);
       case 'rows':

@@ -17,6 +17,7 @@ import { changeSuggestion, getSuggestion } from '../suggestions/suggestion.servi
 import { listVotes } from '../votes/vote.service.js';
 import { allowed, memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
 import { formBody, formFields, parseForm } from './dashboard.forms.js';
+import { addMergeForms, mergeView } from './dashboard.merge.js';
 import { assertFormPost, BASE_PATH } from './dashboard.session.js';
 import { sendView, when, type FieldErrors } from './dashboard.views.js';
 
@@ -27,6 +28,8 @@ const SAVED: Record<string, string> = {
   commented: 'Your comment is added.',
   replied: 'Your reply is saved: the public page shows it under the suggestion.',
   unreplied: 'The reply is removed.',
+  merged: 'The duplicate is merged into this suggestion: its votes, followers and comments are here now.',
+  unmerged: 'The suggestion is unmerged: it has its own votes and comments back.',
 };
 
 const HAPPENED: Record<string, string> = {
@@ -35,6 +38,8 @@ const HAPPENED: Record<string, string> = {
   'suggestion.commented': 'Commented',
   'suggestion.voted': 'Voted for',
   'suggestion.unvoted': 'Vote taken back',
+  'suggestion.merged': 'Merged into another suggestion',
+  'suggestion.unmerged': 'Unmerged',
 };
 
 /** A recorded value as text: the activity records plain values (a status, a priority). */
@@ -55,6 +60,7 @@ interface SuggestionPageState {
   changing?: { errors: FieldErrors; formError?: string };
   commenting?: { value: string; errors: FieldErrors };
   replying?: { value: string; errors: FieldErrors };
+  mergeError?: string;
   saved?: string;
 }
 
@@ -82,11 +88,12 @@ export function suggestionPages(services: Services): Router {
     const row = await getSuggestion(pool, businessId, id);
     const suggestion = toSuggestionDashboardResponse(row);
     const page = { sort: 'created_at' as const, order: 'asc' as const, limit: 100, offset: 0 };
-    const [history, comments, votes, location] = await Promise.all([
+    const [history, comments, votes, location, merging] = await Promise.all([
       entityHistory(pool, businessId, 'suggestion', id),
       listComments(pool, businessId, 'suggestion', id, page),
       listVotes(pool, businessId, id, { ...page, order: 'desc', limit: 50 }),
       row.location_id ? getLocation(pool, businessId, row.location_id).catch(() => null) : null,
+      mergeView(pool, businessId, row),
     ]);
     const qrCodeId = history.find((entry) => entry.type === 'suggestion.created')?.actor_qr_code_id;
     const qrCode = qrCodeId ? await getQrCode(pool, businessId, qrCodeId).catch(() => null) : null;
@@ -123,6 +130,8 @@ export function suggestionPages(services: Services): Router {
       // The business's public reply: set and removed as PUT and DELETE .../reply do (`write`).
       reply: suggestion.reply ? { ...suggestion.reply, when: when(new Date(suggestion.reply.updated_at)) } : null,
       replying: state.replying ?? { value: suggestion.reply?.content ?? '', errors: {} },
+      // Merging: as POST .../merge and .../unmerge (`change_status`)
+      merging: { ...merging, mergeError: state.mergeError },
       saved: state.saved,
     });
   }
@@ -204,6 +213,10 @@ export function suggestionPages(services: Services): Router {
     await removeReply(pool, who.principal, id);
     res.redirect(303, `${pageOf(who, id)}?saved=unreplied#reply`);
   });
+
+  addMergeForms(router, services, path, (res, who, id, mergeError, status) =>
+    show(res, who, id, { status, mergeError }),
+  );
 
   return router;
 }

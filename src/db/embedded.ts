@@ -2,6 +2,8 @@ import { mkdirSync, rmSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createPool, poolDatabase, type Database } from './database.js';
 import { SessionQueue } from './embedded-session.js';
@@ -39,9 +41,10 @@ function socketPool(dir: string, onPoolError: (err: Error) => void) {
 
 /**
  * The PostgreSQL extensions the migrations create, which PGlite ships as contrib modules to load:
- * btree_gin lets the search index lead with business_id (0015_search_per_business.sql).
+ * btree_gin lets the search index lead with business_id (0015_search_per_business.sql); pg_trgm and
+ * btree_gist find likely duplicates (0027_merging.sql).
  */
-export const PGLITE_OPTIONS = { extensions: { btree_gin } } satisfies PGliteOptions;
+export const PGLITE_OPTIONS = { extensions: { btree_gin, btree_gist, pg_trgm } } satisfies PGliteOptions;
 
 /**
  * The server's connections share PGlite's session through SessionQueue instead of the package's own

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE } from '../shared/examples.js';
 import { exampleOf, timestamp } from '../shared/responses.js';
 import { issueListItemSchema } from '../issues/issue.responses.js';
-import { suggestionListItemSchema } from '../suggestions/suggestion.responses.js';
+import { suggestionExportItemSchema } from '../suggestions/suggestion.responses.js';
 import { EXPORT_LIMIT } from './export.schemas.js';
 
 /** What jsonEncoder streams: `{data, total, truncated, exported_at}`. */
@@ -26,5 +26,5 @@ const exportEnvelope = (item: z.ZodType, id: string, what: string) =>
       examples: [{ data: [exampleOf(item)], total: 1, truncated: false, exported_at: EXAMPLE.updatedAt }],
     });
 
-export const suggestionExportSchema = exportEnvelope(suggestionListItemSchema, 'SuggestionExport', 'suggestions');
+export const suggestionExportSchema = exportEnvelope(suggestionExportItemSchema, 'SuggestionExport', 'suggestions');
 export const issueExportSchema = exportEnvelope(issueListItemSchema, 'IssueExport', 'issues');

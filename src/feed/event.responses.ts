@@ -73,13 +73,26 @@ const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: st
     type: 'suggestion.updated',
     object: suggestionDashboardSchema,
     changes: true,
-    summary: 'A suggestion changed: status, priority, visibility, review or its public reply',
+    summary: 'A suggestion changed: status, priority, visibility, review, its public reply, or its counts by a merge',
   },
   {
     type: 'suggestion.voted',
     object: suggestionDashboardSchema,
     changes: true,
     summary: 'A vote was added or removed: the suggestion with its new count',
+  },
+  {
+    type: 'suggestion.merged',
+    object: suggestionDashboardSchema,
+    changes: true,
+    summary:
+      'A suggestion was merged into another (`changes.merged_into`); the other’s new counts follow as `suggestion.updated`',
+  },
+  {
+    type: 'suggestion.unmerged',
+    object: suggestionDashboardSchema,
+    changes: true,
+    summary: 'A merged suggestion was taken out of its merge, with its own votes back',
   },
   { type: 'issue.created', object: issueSchema, changes: false, summary: 'An issue was reported' },
   {
@@ -114,6 +127,14 @@ const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: st
 const EXAMPLE_CHANGES: Record<string, unknown> = {
   'suggestion.updated': { status: { from: 'pending', to: 'reviewing' } },
   'suggestion.voted': { upvote_count: { from: 11, to: 12 } },
+  'suggestion.merged': {
+    merged_into: { from: null, to: EXAMPLE.suggestionId },
+    upvote_count: { from: 3, to: 0 },
+  },
+  'suggestion.unmerged': {
+    merged_into: { from: EXAMPLE.suggestionId, to: null },
+    upvote_count: { from: 0, to: 3 },
+  },
   'issue.updated': { status: { from: 'assigned', to: 'resolved' } },
   'qr_code.updated': { active: { from: true, to: false } },
 };

@@ -199,7 +199,7 @@ export async function findFollowable(
     WHERE business_id = $1
       AND id = $2
       AND (${PUBLICLY_VISIBLE}
-        OR ($3 AND visibility = 'public' AND review_state = 'pending' AND status <> 'rejected'))
+        OR ($3 AND visibility = 'public' AND review_state = 'pending' AND status <> 'rejected' AND merged_into IS NULL))
     FOR SHARE`,
     [businessId, id, ownPost],
   );

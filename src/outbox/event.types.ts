@@ -8,6 +8,8 @@ export const EVENT_TYPES = [
   'suggestion.created',
   'suggestion.updated',
   'suggestion.voted',
+  'suggestion.merged',
+  'suggestion.unmerged',
   'issue.created',
   'issue.updated',
   'comment.created',

@@ -26,6 +26,7 @@ import {
   PAGE_SIZE,
   postFeedback,
   setPageVote,
+  shownPlaceOf,
   windowKey,
 } from './page.service.js';
 import { pagePolicy } from '../http/pages.js';
@@ -274,6 +275,15 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.redirect(303, `/f/${code}?${thanks}`);
   });
 
+  // A suggestion's own link: the page at its place, or at the suggestion it is merged into.
+  router.get('/f/:code/s/:id', policy, read, ready, async (req, res) => {
+    const code = codeOf(req);
+    const target = await openCode(pool, code);
+    const place = await shownPlaceOf(pool, target, idParam(req.params.id, 'Suggestion'));
+    if (!place) throw new HttpError(404, 'This suggestion is not on the page', 'NOT_FOUND');
+    res.redirect(303, `/f/${code}#s-${place}`);
+  });
+
   router.post('/f/:code/votes/:id', policy, write, ready, formBody, async (req, res) => {
     assertSameOrigin(req, services.publicBaseUrl);
     const code = codeOf(req);
@@ -281,6 +291,9 @@ export function publicPages(services: Services, budget: Budget): Router {
     const id = idParam(req.params.id, 'Suggestion');
     const form = voteForm.safeParse(req.body ?? {});
     if (!form.success) throw new HttpError(400, 'Bad vote form', 'BAD_REQUEST');
+    // A form of a page shown before a merge: the customer is taken to where the suggestion went.
+    const place = await shownPlaceOf(pool, target, id);
+    if (place && place !== id) return res.redirect(303, `/f/${code}#s-${place}`);
     const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
     await setPageVote(pool, target, id, voter, form.data.action === 'add', services.publicPage.votes);
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
@@ -294,6 +307,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     const id = idParam(req.params.id, 'Suggestion');
     const form = followForm.safeParse(req.body ?? {});
     if (!form.success) throw new HttpError(400, 'That email address does not look right', 'BAD_EMAIL');
+    const place = await shownPlaceOf(pool, target, id);
+    if (place && place !== id) return res.redirect(303, `/f/${code}#s-${place}`);
     const ownPost = isPostedToken(services.publicPage, code, id, form.data.posted);
     await followSuggestion(pool, followSending(services), target, {
       suggestionId: id,

@@ -105,6 +105,27 @@ export async function findPublicSuggestion(
   return rows[0] ?? null;
 }
 
+/**
+ * Where the page shows a suggestion: its own id, or, merged, the id of the suggestion it is merged
+ * into; null when the page shows neither (not public, awaiting review, rejected, another business's).
+ */
+export async function findShownPlace(db: Queryable, businessId: string, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    /* sql */ `
+    SELECT id
+    FROM suggestions
+    WHERE business_id = $1
+      AND id = (
+        SELECT COALESCE(merged_into, id)
+        FROM suggestions
+        WHERE business_id = $1
+          AND id = $2)
+      AND ${PUBLICLY_VISIBLE}`,
+    [businessId, id],
+  );
+  return rows[0]?.id ?? null;
+}
+
 export interface ScanCount {
   qrCodeId: string;
   businessId: string;

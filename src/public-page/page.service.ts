@@ -14,6 +14,7 @@ import {
   findCodeTarget,
   findPublicSuggestion,
   findPublicSuggestions,
+  findShownPlace,
   findUsedFormToken,
   insertUsedFormToken,
   type CodeTarget,
@@ -98,6 +99,14 @@ export async function listPublicSuggestions(
       )
     : new Set<string>();
   return { items: rows.map((row) => ({ ...row, voted: voted.has(row.id) })), total };
+}
+
+/**
+ * The suggestion of the page a link or a form names: itself, or the one it is merged into (the page
+ * redirects there); null when the page shows neither.
+ */
+export function shownPlaceOf(pool: pg.Pool, target: CodeTarget, id: string): Promise<string | null> {
+  return findShownPlace(pool, target.business_id, id);
 }
 
 /** A suggestion the page shows, or null (not public, awaiting review, rejected, another business's). */

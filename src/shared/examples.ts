@@ -14,6 +14,8 @@ export const EXAMPLE = {
   memberName: 'Théo Martin',
   memberEmail: 'theo@cafe-soleil.example',
   suggestionId: '0194b3f1-8d20-7b6a-a4c5-2f9e1d7c3b10',
+  /** A duplicate of suggestionId, merged into it. */
+  otherSuggestionId: '0194b3f1-9a41-7c2e-b8d3-4e6f0a1b2c3d',
   issueId: '0194b3f2-1a44-7c8e-b2d1-6e0f4a9c5d20',
   commentId: '0194b3f4-7b02-7f31-9c6e-0d2a8b5e1f34',
   voteId: '0194b3f6-2c18-7d40-8a5b-6e1f0c9d3a42',

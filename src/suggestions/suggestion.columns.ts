@@ -60,6 +60,8 @@ export interface SuggestionRow {
   /** A jsonb object whose instants are already ISO 8601 text (migrations/0022_suggestion_reply.sql). */
   reply: SuggestionReply | null;
   follower_count: number;
+  /** The suggestion this one is merged into (docs/decisions.md "Merging duplicates"), or null. */
+  merged_into: string | null;
 }
 
 /**
@@ -100,5 +102,12 @@ export const SUGGESTION_COLUMN_MAP = {
       .int()
       .min(0)
       .meta({ description: 'Customers who follow it by email and confirmed their address (docs/notifications.md)' }),
+  },
+  merged_into: {
+    shownIn: 'read',
+    schema: uuid.nullable().meta({
+      description:
+        'The suggestion it is merged into, which counts its votes and shows its comments; null when not merged',
+    }),
   },
 } satisfies ColumnMap<SuggestionRow, 'list' | 'read' | 'dashboard'>;

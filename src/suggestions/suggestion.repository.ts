@@ -27,6 +27,8 @@ export interface SuggestionFilter extends ListFilter {
   visibility?: Visibility;
   reviewState?: ReviewState;
   locationId?: string;
+  /** Also merged suggestions (hidden by default): then counted on the rows, as the counters leave them out. */
+  include_merged?: boolean;
 }
 
 const SORT_COLUMNS = {
@@ -48,11 +50,13 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     visibility: ['visibility = ?', 'rows'],
     reviewState: ['review_state = ?', 'rows'],
     locationId: ['location_id = ?', 'rows'],
+    include_merged: ['(merged_into IS NULL OR ?::boolean)', 'shown'],
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
-  // the list fields of spec 4.2, as exports read them (value arrays) and write them out as they come
-  recordFields: fieldSqlOf(COLUMN_MAP, ['list']),
+  // the list fields of spec 4.2, as exports read them (value arrays) and write them out as they come;
+  // an export also marks merged suggestions
+  recordFields: { ...fieldSqlOf(COLUMN_MAP, ['list']), merged_into: 'merged_into' },
 });
 
 /** What a list's `sort` accepts (suggestion.schemas.ts). */

@@ -28,11 +28,28 @@ export const suggestionListItemSchema = suggestionListItem.meta({
 });
 export type SuggestionListItem = z.infer<typeof suggestionListItemSchema>;
 
+/** An exported suggestion: the list fields, then which suggestion it is merged into (null when none). */
+export const suggestionExportItemSchema = suggestionListItemSchema
+  .extend({ merged_into: SUGGESTION_COLUMN_MAP.merged_into.schema })
+  .meta({
+    id: 'SuggestionExportItem',
+    description: 'A suggestion as exported',
+    examples: [{ ...listItemExample, merged_into: null }],
+  });
+
 /** The single-item read: the list fields plus is_anonymous (spec 2.1). */
 export const suggestionSchema = suggestionListItemSchema.extend(fieldsOf(SUGGESTION_COLUMN_MAP, ['read'])).meta({
   id: 'Suggestion',
   description: 'A suggestion, as read, created or updated',
-  examples: [{ ...listItemExample, is_anonymous: false, reply: exampleOf(suggestionReplySchema), follower_count: 2 }],
+  examples: [
+    {
+      ...listItemExample,
+      is_anonymous: false,
+      reply: exampleOf(suggestionReplySchema),
+      follower_count: 2,
+      merged_into: null,
+    },
+  ],
 });
 export type Suggestion = z.infer<typeof suggestionSchema>;
 
@@ -49,6 +66,7 @@ export const suggestionDashboardSchema = suggestionSchema.extend(fieldsOf(SUGGES
       location_id: EXAMPLE.locationId,
       reply: null,
       follower_count: 0,
+      merged_into: null,
     },
   ],
 });

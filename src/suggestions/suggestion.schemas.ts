@@ -26,6 +26,10 @@ export const suggestionFilters = {
   priority: priority.optional(),
   sentiment: sentiment.optional(),
   since: isoInstant.optional(),
+  include_merged: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
 };
 
 const listFields = {
@@ -84,6 +88,7 @@ export const suggestionListNotes = {
   since: 'Only suggestions created strictly after this instant (a date alone: midnight UTC)',
   q: 'Full-text search in the content and customer name: every word, as a prefix (`cof` finds "coffee")',
   sort: '`relevance` ranks by the search and needs `q` (without it, a 400); ties are broken by id',
+  include_merged: '`true` also lists suggestions merged into another (hidden by default), and counts them in `total`',
 };
 
 export const suggestionCreatedHeaders = (path: string) => ({

@@ -39,10 +39,11 @@ const COLUMN_NAMES = [
 const COLUMNS = COLUMN_NAMES.join(', ');
 const qualified = (table: string) => COLUMN_NAMES.map((name) => `${table}.${name}`).join(', ');
 
-/** What the public page may show: public, reviewed if review was needed, and not rejected. */
+/** What the public page may show: public, reviewed if review was needed, not rejected, and not merged. */
 export const PUBLICLY_VISIBLE = /* sql */ `visibility = 'public'
       AND review_state IN ('not_required', 'approved')
-      AND status <> 'rejected'`;
+      AND status <> 'rejected'
+      AND merged_into IS NULL`;
 
 /** A vote added or taken back, the suggestion's count after it, and how many webhook deliveries it queued. */
 export interface CountedVote {
@@ -52,12 +53,11 @@ export interface CountedVote {
 }
 
 /**
- * The rest of a vote's statement once `voted` (the vote inserted or deleted, if any) is known: the
- * count moves by `delta` exactly when it has a row, and the activity and the event record it from the
- * changed suggestion. The vote and its count change in one statement, so `upvote_count` always equals
- * the number of votes, whatever the concurrency: concurrent votes queue on the suggestion's row at the
- * UPDATE, which adds to the latest count. That row lock is taken as late as it can be, by the UPDATE,
- * and held only for the records and the commit: the vote's own insert or delete is done before it.
+ * The rest of a vote's statement once `voted` (the counted vote inserted or deleted, if any) is known:
+ * the count of the suggestion it is counted for moves by `delta` exactly when it has a row, and the
+ * activity and the event record it from the changed suggestion. The vote and its count change in one
+ * statement, under the suggestion's row lock, so `upvote_count` always equals the number of votes
+ * counted for it, whatever the concurrency.
  */
 function countAndRecordSql(params: unknown[], delta: 1 | -1, records: Records): string {
   const deltaParam = `$${params.push(delta)}::int`;
@@ -77,7 +77,7 @@ function countAndRecordSql(params: unknown[], delta: 1 | -1, records: Records): 
       UPDATE suggestions
       SET upvote_count = upvote_count + ${deltaParam}
       WHERE business_id = $1
-        AND id = (SELECT suggestion_id FROM voted)
+        AND id = (SELECT counted_for FROM voted)
       RETURNING ${SUGGESTION_COLUMNS}
     ),
     ${recorded}
@@ -92,8 +92,11 @@ const TARGET_SQL = /* sql */ `s.business_id = $1
         AND (NOT $3::boolean OR (${PUBLICLY_VISIBLE}))`;
 
 /**
- * Adds a vote, moves the count and records both, in one statement. Null when nothing was added: no
- * such suggestion (or not a visible one, with `publicOnly`), or this voter had already voted.
+ * Adds a vote, moves the count and records both, in one statement. The suggestion's row is locked
+ * first, so a merge (suggestion-merge.service.ts) never runs in between: a merged suggestion takes no
+ * vote, and the unique index of counted voters (0027_merging.sql) turns away a voter already counted
+ * for it through a suggestion merged into it. Null when nothing was added: no such suggestion (or not
+ * a visible one, with `publicOnly`), a merged one, or a voter already counted.
  */
 export async function insertCountedVote(
   db: Queryable,
@@ -115,14 +118,20 @@ export async function insertCountedVote(
   ];
   const { rows } = await db.query<VoteRow & { upvote_count: number; queued: number }>(
     /* sql */ `
-    WITH voted AS (
-      INSERT INTO votes (id, business_id, suggestion_id, voter_digest, voter_type, voter_email, voter_external_id,
-        voter_name)
-      SELECT $4, $1, s.id, $5, $6, $7, $8, $9
+    WITH target AS (
+      SELECT s.id
       FROM suggestions s
       WHERE ${TARGET_SQL}
-      ON CONFLICT (suggestion_id, voter_digest) DO NOTHING
-      RETURNING ${COLUMNS}
+        AND s.merged_into IS NULL
+      FOR NO KEY UPDATE
+    ),
+    voted AS (
+      INSERT INTO votes (id, business_id, suggestion_id, counted_for, voter_digest, voter_type, voter_email,
+        voter_external_id, voter_name)
+      SELECT $4, $1, t.id, t.id, $5, $6, $7, $8, $9
+      FROM target t
+      ON CONFLICT DO NOTHING
+      RETURNING ${COLUMNS}, counted_for
     ),
     ${countAndRecordSql(params, 1, records)}`,
     params,
@@ -130,27 +139,63 @@ export async function insertCountedVote(
   return countedVote(rows[0]);
 }
 
-/** Deletes one vote, by its id or by its voter, moves the count and records both, in one statement. */
+/**
+ * Locks the suggestion voted on, for a vote taken back in the same transaction: a statement after it
+ * sees every merge and vote committed before. Null when the business has no such suggestion.
+ */
+export async function lockVotedSuggestion(
+  db: Queryable,
+  businessId: string,
+  suggestionId: string,
+): Promise<{ upvoteCount: number; visible: boolean; mergedInto: string | null } | null> {
+  const { rows } = await db.query<{ upvote_count: number; visible: boolean; merged_into: string | null }>(
+    /* sql */ `
+    SELECT upvote_count, (${PUBLICLY_VISIBLE}) AS visible, merged_into
+    FROM suggestions
+    WHERE business_id = $1
+      AND id = $2
+    FOR NO KEY UPDATE`,
+    [businessId, suggestionId],
+  );
+  const row = rows[0];
+  return row ? { upvoteCount: row.upvote_count, visible: row.visible, mergedInto: row.merged_into } : null;
+}
+
+/**
+ * Takes a voter's vote back from a suggestion, found by the vote's id or by the voter, with the
+ * voter's other votes counted for it (cast on suggestions merged into it): the voter is no longer
+ * counted, and the count drops by one. Moves the count and records both in one statement; run it after
+ * lockVotedSuggestion in the same transaction. Null when the voter is not counted for it.
+ */
 export async function deleteCountedVote(
   db: Queryable,
   businessId: string,
   suggestionId: string,
   which: { id: string } | { voterDigest: Buffer },
-  publicOnly: boolean,
   records: Records,
 ): Promise<CountedVote | null> {
-  const [column, value] = 'id' in which ? ['id', which.id] : ['voter_digest', which.voterDigest];
-  const params: unknown[] = [businessId, suggestionId, publicOnly, value];
+  const voter = 'id' in which ? 'v.id = $3' : 'v.voter_digest = $3';
+  const params: unknown[] = [businessId, suggestionId, 'id' in which ? which.id : which.voterDigest];
   const { rows } = await db.query<VoteRow & { upvote_count: number; queued: number }>(
     /* sql */ `
-    WITH voted AS (
-      DELETE FROM votes v
-      USING suggestions s
+    WITH voter AS (
+      SELECT DISTINCT v.voter_digest
+      FROM votes v
       WHERE v.business_id = $1
-        AND v.suggestion_id = $2
-        AND v.${column} = $4
-        AND ${TARGET_SQL}
-      RETURNING ${qualified('v')}
+        AND v.counted_for = $2
+        AND ${voter}
+    ),
+    gone AS (
+      DELETE FROM votes v
+      WHERE v.business_id = $1
+        AND v.counted_for = $2
+        AND v.voter_digest = (SELECT voter_digest FROM voter)
+      RETURNING ${qualified('v')}, v.counted_for, v.duplicate
+    ),
+    voted AS (
+      SELECT ${COLUMNS}, counted_for
+      FROM gone
+      WHERE NOT duplicate
     ),
     ${countAndRecordSql(params, -1, records)}`,
     params,
@@ -161,36 +206,40 @@ export async function deleteCountedVote(
 function countedVote(row: (VoteRow & { upvote_count: number; queued: number }) | undefined): CountedVote | null {
   if (!row) return null;
   const { upvote_count: upvoteCount, queued, ...vote } = row;
+  delete (vote as { counted_for?: string }).counted_for;
   return { vote, upvoteCount, queued };
 }
 
 /**
- * Where a vote that changed nothing stands: the suggestion's count and whether the page shows it, and
- * this voter's vote (by digest) or this vote (by id), if any. Null when the business has no such suggestion.
+ * Where a vote that added nothing stands: the suggestion's count, whether the page shows it and what
+ * it is merged into, and this voter's counted vote for it (perhaps cast on a suggestion merged into
+ * it), if any. Null when the business has no such suggestion.
  */
 export async function findVoteStanding(
   db: Queryable,
   businessId: string,
   suggestionId: string,
-  which: { id: string } | { voterDigest: Buffer },
-): Promise<{ upvoteCount: number; visible: boolean; vote: VoteRow | null } | null> {
-  const [column, value] = 'id' in which ? ['id', which.id] : ['voter_digest', which.voterDigest];
-  const { rows } = await db.query<{ upvote_count: number; visible: boolean } & Nullable<VoteRow>>(
+  voterDigest: Buffer,
+): Promise<{ upvoteCount: number; visible: boolean; mergedInto: string | null; vote: VoteRow | null } | null> {
+  const { rows } = await db.query<
+    { upvote_count: number; visible: boolean; merged_into: string | null } & Nullable<VoteRow>
+  >(
     /* sql */ `
-    SELECT s.upvote_count, (${PUBLICLY_VISIBLE}) AS visible, ${qualified('v')}
+    SELECT s.upvote_count, (${PUBLICLY_VISIBLE}) AS visible, s.merged_into, ${qualified('v')}
     FROM suggestions s
     LEFT JOIN votes v
       ON v.business_id = s.business_id
-      AND v.suggestion_id = s.id
-      AND v.${column} = $3
+      AND v.counted_for = s.id
+      AND v.voter_digest = $3
+      AND NOT v.duplicate
     WHERE s.business_id = $1
       AND s.id = $2`,
-    [businessId, suggestionId, value],
+    [businessId, suggestionId, voterDigest],
   );
   const row = rows[0];
   if (!row) return null;
-  const { upvote_count: upvoteCount, visible, ...vote } = row;
-  return { upvoteCount, visible, vote: vote.id === null ? null : (vote as VoteRow) };
+  const { upvote_count: upvoteCount, visible, merged_into: mergedInto, ...vote } = row;
+  return { upvoteCount, visible, mergedInto, vote: vote.id === null ? null : (vote as VoteRow) };
 }
 
 export async function findVotePage(
@@ -206,7 +255,8 @@ export async function findVotePage(
       SELECT ${COLUMNS}
       FROM votes
       WHERE business_id = $1
-        AND suggestion_id = $2
+        AND counted_for = $2
+        AND NOT duplicate
       ${orderAndPage('created_at', page, params)}`,
       params,
     ),
@@ -215,14 +265,15 @@ export async function findVotePage(
       SELECT count(*)::int AS total
       FROM votes
       WHERE business_id = $1
-        AND suggestion_id = $2`,
+        AND counted_for = $2
+        AND NOT duplicate`,
       [businessId, suggestionId],
     ),
   ]);
   return { rows, total: count.rows[0]!.total };
 }
 
-/** Which of these suggestions this voter has voted for: the page marks them. */
+/** Which of these suggestions this voter is counted for: the page marks them. */
 export async function findVotedSuggestionIds(
   db: Queryable,
   businessId: string,
@@ -230,16 +281,17 @@ export async function findVotedSuggestionIds(
   suggestionIds: string[],
 ): Promise<Set<string>> {
   if (suggestionIds.length === 0) return new Set();
-  const { rows } = await db.query<{ suggestion_id: string }>(
+  const { rows } = await db.query<{ counted_for: string }>(
     /* sql */ `
-    SELECT suggestion_id
+    SELECT counted_for
     FROM votes
     WHERE business_id = $1
       AND voter_digest = $2
-      AND suggestion_id = ANY($3::uuid[])`,
+      AND counted_for = ANY($3::uuid[])
+      AND NOT duplicate`,
     [businessId, voterDigest, suggestionIds],
   );
-  return new Set(rows.map((row) => row.suggestion_id));
+  return new Set(rows.map((row) => row.counted_for));
 }
 
 /** The suggestion's count, or null when the business has no such suggestion. */

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { afterRecorded, recordsOf, type Actor } from '../outbox/outbox.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { PageRequest } from '../db/paging.js';
-import { conflict, notFound } from '../errors/http-error.js';
+import { withTransaction } from '../db/database.js';
+import { conflict, HttpError, notFound } from '../errors/http-error.js';
 import { sha256 } from '../shared/digest.js';
 import { newId } from '../shared/ids.js';
 import {
@@ -11,6 +12,7 @@ import {
   findVotePage,
   findVoteStanding,
   insertCountedVote,
+  lockVotedSuggestion,
   readUpvoteCount,
   type VoteRow,
 } from './vote.repository.js';
@@ -48,6 +50,10 @@ interface VoteRules {
   publicOnly?: boolean;
 }
 
+/** A merged suggestion takes no votes: they go to the suggestion it is merged into. */
+export const mergedRefusal = (mergedInto: string) =>
+  new HttpError(409, `The suggestion is merged into ${mergedInto}: vote on that one`, 'SUGGESTION_MERGED');
+
 /** How many times a vote is tried again when, between its two statements, another request undid what it saw. */
 const RETRIES = 3;
 
@@ -55,10 +61,11 @@ const votedRecords = (by: Principal | Actor, type: 'suggestion.voted' | 'suggest
   recordsOf(by, { type, entityType: 'suggestion' }, 'suggestion.voted');
 
 /**
- * Adds a vote once per voter. One statement inserts the vote, moves the count by the votes it inserted
- * and records the activity and the event: `upvote_count` always equals the number of votes, whatever
- * the concurrency, and the suggestion's row lock, taken by the count's update, is held for no round
- * trip of the client. A voter who had already voted gets their vote back, and nothing is written.
+ * Adds a vote once per voter. One statement locks the suggestion, inserts the vote, moves the count by
+ * the votes it inserted and records the activity and the event: `upvote_count` always equals the
+ * number of voters counted for it, whatever the concurrency, and the suggestion's row lock is held for
+ * no round trip of the client. A voter who had already voted (on it, or on a suggestion merged into
+ * it) gets that vote back, and nothing is written. A merged suggestion takes no vote (409).
  */
 export async function castVote(
   pool: pg.Pool,
@@ -90,15 +97,20 @@ export async function castVote(
       afterRecorded(added.queued);
       return { vote: added.vote, created: true, upvoteCount: added.upvoteCount };
     }
-    const standing = await findVoteStanding(pool, businessId, suggestionId, { voterDigest: digest });
+    const standing = await findVoteStanding(pool, businessId, suggestionId, digest);
     if (!standing || (publicOnly && !standing.visible)) throw notFound('Suggestion');
+    if (standing.mergedInto) throw mergedRefusal(standing.mergedInto);
     if (standing.vote) return { vote: standing.vote, created: false, upvoteCount: standing.upvoteCount };
     // Neither added nor there: it was taken back, or the suggestion shown, in between. Once more.
     if (attempt === RETRIES) throw conflict('The suggestion changed while voting; try again');
   }
 }
 
-/** Takes a vote back, by its id (the API) or by its voter (the page); the count follows in the same statement. */
+/**
+ * Takes a vote back, by its id (the API) or by its voter (the page): the voter is no longer counted
+ * for the suggestion, and the count follows in the same statement. The suggestion is locked first, in
+ * the same transaction, so the statement sees every merge and vote committed before it.
+ */
 export async function withdrawVote(
   pool: pg.Pool,
   by: Principal | Actor,
@@ -109,28 +121,23 @@ export async function withdrawVote(
   const { businessId } = by;
   const publicOnly = rules.publicOnly === true;
   const target = 'id' in which ? { id: which.id } : { voterDigest: voterDigest(which.voter) };
-  for (let attempt = 0; ; attempt++) {
-    const removed = await deleteCountedVote(
-      pool,
+  const removed = await withTransaction(pool, async (tx) => {
+    const locked = await lockVotedSuggestion(tx, businessId, suggestionId);
+    if (!locked || (publicOnly && !locked.visible)) throw notFound('Suggestion');
+    if (locked.mergedInto) throw mergedRefusal(locked.mergedInto);
+    const deleted = await deleteCountedVote(
+      tx,
       businessId,
       suggestionId,
       target,
-      publicOnly,
       votedRecords(by, 'suggestion.unvoted'),
     );
-    if (removed) {
-      afterRecorded(removed.queued);
-      return { upvoteCount: removed.upvoteCount, removed: true };
-    }
-    const standing = await findVoteStanding(pool, businessId, suggestionId, target);
-    if (!standing || (publicOnly && !standing.visible)) throw notFound('Suggestion');
-    if (!standing.vote) {
-      if ('id' in which) throw notFound('Vote');
-      return { upvoteCount: standing.upvoteCount, removed: false };
-    }
-    // The vote committed after the statement had taken its snapshot, so it did not see it. Once more.
-    if (attempt === RETRIES) throw conflict('The suggestion changed while taking the vote back; try again');
-  }
+    if (!deleted && 'id' in which) throw notFound('Vote');
+    return deleted ?? { upvoteCount: locked.upvoteCount, queued: null };
+  });
+  if (removed.queued === null) return { upvoteCount: removed.upvoteCount, removed: false };
+  afterRecorded(removed.queued);
+  return { upvoteCount: removed.upvoteCount, removed: true };
 }
 
 export async function listVotes(

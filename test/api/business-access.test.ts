@@ -149,6 +149,32 @@ const MATRIX: Record<string, RouteCase> = {
     action: 'write',
     status: 200,
   },
+  'GET /suggestions/:id/similar': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/similar` }),
+    action: 'read',
+    status: 200,
+  },
+  'POST /suggestions/:id/merge': {
+    setup: async (t) => ({
+      path: `/suggestions/${await suggestion(t)}/merge`,
+      body: { source_ids: [await suggestion(t)] },
+    }),
+    action: 'change_status',
+    status: 200,
+  },
+  'POST /suggestions/:id/unmerge': {
+    setup: async (t) => {
+      const [target, source] = [await suggestion(t), await suggestion(t)];
+      await ctx
+        .request()
+        .post(`/api/v1/suggestions/${target}/merge`)
+        .set('X-API-Key', t.write)
+        .send({ source_ids: [source] });
+      return { path: `/suggestions/${source}/unmerge` };
+    },
+    action: 'change_status',
+    status: 200,
+  },
   'DELETE /suggestions/:id/reply': {
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/reply` }),
     action: 'write',

@@ -27,7 +27,15 @@ describe.each(parents)('comments on %s', (path, entityType, makeParent) => {
       .set('X-API-Key', t.write)
       .send({ content: 'On it' });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'entity_type', 'entity_id', 'content', 'author_id', 'created_at']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'entity_type',
+      'entity_id',
+      'content',
+      'author_id',
+      'created_at',
+      'merged_from',
+    ]);
     expect(res.body).toMatchObject({
       entity_type: entityType,
       entity_id: id,
@@ -64,6 +72,7 @@ describe.each(parents)('comments on %s', (path, entityType, makeParent) => {
       'content',
       'author_id',
       'created_at',
+      'merged_from',
     ]);
     const desc = await ctx
       .request()

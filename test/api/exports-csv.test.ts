@@ -121,7 +121,7 @@ describe('CSV exports', () => {
     const json = await exportOf('suggestions', t.read);
     expect(header(res.text)).toEqual(Object.keys(json.body.data[0]));
     expect(res.text.split('\r\n')[0]).toBe(
-      'id,content,status,priority,sentiment,sentiment_score,customer_name,customer_email,upvote_count,created_at,updated_at',
+      'id,content,status,priority,sentiment,sentiment_score,customer_name,customer_email,upvote_count,created_at,updated_at,merged_into',
     );
     expect(records(res.text).map((r) => r.content)).toEqual(['bulk 2', 'bulk 1']);
   });

@@ -429,6 +429,39 @@ describe('votes on the public page', () => {
     expect(votes.body.data).toEqual([expect.objectContaining({ voter_type: 'anonymous', email: null, name: null })]);
   });
 
+  it('When a suggestion is merged, then the page hides it and its link and stale forms lead to the target', async () => {
+    const { t, url } = await scene();
+    const target = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: 'More plants' });
+    const source = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: 'Plants please' });
+    const hidden = await buildSuggestion(ctx.db, t.business.id, { content: 'Internal only' });
+    const agent = page.request();
+    expect((await agent.get(`${url}/s/${source.id}`)).headers.location).toBe(`${url}#s-${source.id}`);
+    const merged = await ctx
+      .request()
+      .post(`/api/v1/suggestions/${target.id}/merge`)
+      .set('X-API-Key', t.write)
+      .send({ source_ids: [source.id] });
+    expect(merged.status).toBe(200);
+
+    const shown = await agent.get(url);
+    expect(shown.text).toContain(`id="s-${target.id}"`);
+    expect(shown.text).not.toContain(source.id);
+    const link = await agent.get(`${url}/s/${source.id}`);
+    expect(link.status).toBe(303);
+    expect(link.headers.location).toBe(`${url}#s-${target.id}`);
+    expect((await agent.get(`${url}/s/${hidden.id}`)).status).toBe(404);
+
+    const stale = await agent
+      .post(`${url}/votes/${source.id}`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ action: 'add' });
+    expect(stale.status).toBe(303);
+    expect(stale.headers.location).toBe(`${url}#s-${target.id}`);
+    const count = await ctx.request().get(`/api/v1/suggestions/${target.id}`).set('X-API-Key', t.read);
+    expect(count.body.upvote_count).toBe(0);
+  });
+
   it('When the page script votes through JSON, then it is 201, 200 when repeated, and a DELETE takes it back', async () => {
     const { t, qr } = await scene();
     const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public' });

@@ -32,6 +32,7 @@ describe('POST /api/v1/suggestions', () => {
       'updated_at',
       'reply',
       'follower_count',
+      'merged_into',
     ]);
     expect(res.body).toMatchObject({
       content: 'I love the new terrace, it is wonderful',
@@ -259,7 +260,15 @@ describe('POST /api/v1/suggestions/:id/comments', () => {
       .set('X-API-Key', t.write)
       .send({ content: '  Thanks, we are on it  ' });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'entity_type', 'entity_id', 'content', 'author_id', 'created_at']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'entity_type',
+      'entity_id',
+      'content',
+      'author_id',
+      'created_at',
+      'merged_from',
+    ]);
     expect(res.body).toMatchObject({
       entity_type: 'suggestion',
       entity_id: created.id,

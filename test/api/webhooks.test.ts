@@ -178,6 +178,33 @@ describe('Webhook delivery', () => {
     });
   });
 
+  it('When suggestions are merged and unmerged, then a hook that takes those events receives them', async () => {
+    const t = await buildTeam(ctx.db);
+    const receiver = await startReceiver();
+    await createHook(t, receiver, ['suggestion.merged', 'suggestion.unmerged']);
+    const target = await createSuggestion(t, 'Oat milk please');
+    const source = await createSuggestion(t, 'Please, oat milk');
+    const merged = await dev
+      .request()
+      .post(`/api/v1/suggestions/${target.id}/merge`)
+      .set('X-API-Key', t.write)
+      .send({ source_ids: [source.id] });
+    expect(merged.status).toBe(200);
+    const unmerged = await dev.request().post(`/api/v1/suggestions/${source.id}/unmerge`).set('X-API-Key', t.write);
+    expect(unmerged.status).toBe(200);
+    const { worker } = workerFor(t);
+    expect(await worker.runDue()).toBe(2);
+    const bodies = receiver.received.map(
+      (got) => JSON.parse(got.body) as { type: string; data: { object: { id: string }; changes: object } },
+    );
+    // delivered concurrently: in either order
+    const byType = bodies.sort((a, b) => a.type.localeCompare(b.type));
+    expect(byType.map((body) => [body.type, body.data.object.id, body.data.changes])).toEqual([
+      ['suggestion.merged', source.id, { merged_into: { from: null, to: target.id } }],
+      ['suggestion.unmerged', source.id, { merged_into: { from: target.id, to: null } }],
+    ]);
+  });
+
   it('When a worker is started, then it is woken by a new event and delivers it without a poll', async () => {
     const t = await buildTeam(ctx.db);
     const receiver = await startReceiver();

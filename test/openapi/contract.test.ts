@@ -22,6 +22,7 @@ const comment = {
   content: 'Thanks',
   author_id: ID,
   created_at: NOW,
+  merged_from: null,
 };
 
 describe('the contract check (test/support/contract.ts)', () => {

@@ -61,6 +61,9 @@ describe('the document', () => {
       '/businesses/{business_id}/suggestions/{id}',
       '/api/v1/suggestions/{id}/reply',
       '/businesses/{business_id}/suggestions/{id}/reply',
+      '/api/v1/suggestions/{id}/merge',
+      '/businesses/{business_id}/suggestions/{id}/unmerge',
+      '/api/v1/suggestions/{id}/similar',
       '/businesses/{business_id}/issues/{id}/comments',
       '/businesses/{business_id}/qr-codes/{id}/image',
       '/businesses/{business_id}/team/invites/{id}',
@@ -82,8 +85,9 @@ describe('the document', () => {
       expect(paths).toContain(expected);
     }
     // + the votes of both families, the public page's JSON side, the reply of both families (PUT, DELETE),
-    // following by email (the page's JSON side, the business's list of followers)
-    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2);
+    // following by email (the page's JSON side, the business's list of followers), merging duplicates
+    // (merge, unmerge, similar, in both families)
+    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {

@@ -37,6 +37,7 @@ const PAGES = [
   'GET /',
   'GET /f/:code',
   'POST /f/:code',
+  'GET /f/:code/s/:id',
   'POST /f/:code/votes/:id',
   'POST /f/:code/follow/:id',
   'GET /follow/confirm',
