@@ -169,6 +169,7 @@ export async function postFeedback(
           status: 'pending',
           priority: 'medium',
           location_id: target.location_id ?? undefined,
+          tags: [],
         },
         'qr_code',
       );

@@ -1,4 +1,5 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
+import { TAG_CONDITION } from '../shared/tags.js';
 import { andRecordsSql, recordsSql, queuedSql, type Records, recordedRow } from '../outbox/outbox.repository.js';
 import { columnList, fieldSqlOf, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
@@ -27,6 +28,8 @@ export interface SuggestionFilter extends ListFilter {
   visibility?: Visibility;
   reviewState?: ReviewState;
   locationId?: string;
+  /** Tag names as the items carry them (tagFilterOf): every one must match. */
+  tag?: string[];
 }
 
 const SORT_COLUMNS = {
@@ -48,6 +51,7 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     visibility: ['visibility = ?', 'rows'],
     reviewState: ['review_state = ?', 'rows'],
     locationId: ['location_id = ?', 'rows'],
+    tag: [TAG_CONDITION, 'rows'],
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
@@ -80,6 +84,8 @@ export interface NewSuggestionRow {
   reviewState: ReviewState | 'if_approval_required';
   locationId: string | null;
   source: EntrySource;
+  /** Resolved names, sorted (resolveTagNames); none when absent. */
+  tags?: string[];
 }
 
 /**
@@ -109,6 +115,7 @@ export async function insertRecordedSuggestion(
     s.reviewState,
     s.locationId,
     s.source,
+    s.tags ?? [],
   ];
   const recorded = recordsSql('$2::uuid', params, records, {
     from: 'changed',
@@ -121,14 +128,14 @@ export async function insertRecordedSuggestion(
     /* sql */ `
     WITH changed AS (
       INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, customer_name,
-        customer_email, is_anonymous, visibility, review_state, location_id, source)
+        customer_email, is_anonymous, visibility, review_state, location_id, source, tags)
       SELECT $1, b.id, $3, $4, $5, $6, $7, $8, $9, $10, $11,
         CASE
           WHEN $12::text <> 'if_approval_required' THEN $12::text
           WHEN b.approval_required THEN 'pending'
           ELSE 'not_required'
         END::review_state,
-        $13, $14
+        $13, $14, $15::text[]
       FROM businesses b
       WHERE b.id = $2
         AND ($13::uuid IS NULL OR EXISTS (
@@ -150,6 +157,8 @@ export interface SuggestionChanges {
   priority?: Priority;
   visibility?: Visibility;
   reviewState?: ReviewState;
+  /** The whole new set, resolved and sorted; absent keeps it. */
+  tags?: string[];
 }
 
 /**
@@ -175,6 +184,7 @@ export async function updateRecordedSuggestion(
     changes.reviewState ?? null,
     JSON.stringify(recordedData.activity),
     JSON.stringify(recordedData.changes),
+    changes.tags ?? null,
   ];
   const recorded = recordsSql('$1::uuid', params, records, {
     from: 'changed',
@@ -190,6 +200,7 @@ export async function updateRecordedSuggestion(
           priority = COALESCE($4, priority),
           visibility = COALESCE($5, visibility),
           review_state = COALESCE($6, review_state),
+          tags = COALESCE($9::text[], tags),
           updated_at = clock_timestamp()
       WHERE business_id = $1
         AND id = $2

@@ -82,8 +82,9 @@ describe('the document', () => {
       expect(paths).toContain(expected);
     }
     // + the votes of both families, the public page's JSON side, the reply of both families (PUT, DELETE),
-    // following by email (the page's JSON side, the business's list of followers)
-    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2);
+    // following by email (the page's JSON side, the business's list of followers), tags (their list in
+    // both families, create, change and delete; adding and removing them on suggestions and issues)
+    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 9);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {
