@@ -8,6 +8,7 @@ import type { Services } from '../http/route.js';
 import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES, uuid, VISIBILITIES, visibility } from '../shared/schemas.js';
 import { getBusiness } from '../businesses/business.service.js';
 import { listLocations } from '../locations/location.service.js';
+import { listTags } from '../tags/tag.service.js';
 import { toSuggestionDashboardResponse } from '../suggestions/suggestion.presenter.js';
 import type { SuggestionDashboard } from '../suggestions/suggestion.responses.js';
 import { listSuggestionsOffsetQuery, updateSuggestionBody } from '../suggestions/suggestion.schemas.js';
@@ -18,7 +19,7 @@ import { assertFormPost, BASE_PATH } from './dashboard.session.js';
 import type { FieldErrors } from './dashboard.views.js';
 
 /** The inbox's filters and paging: the business family's list parameters, by the same names. */
-const QUERY_FIELDS = ['status', 'priority', 'sentiment', 'q', 'limit', 'offset'] as const;
+const QUERY_FIELDS = ['status', 'priority', 'sentiment', 'tag', 'q', 'limit', 'offset'] as const;
 /** The inbox's own filters, beyond the list's API: the listing filters on the rows for them. */
 const INBOX_FIELDS = ['location_id', 'visibility', 'review'] as const;
 type InboxValues = Partial<Record<(typeof QUERY_FIELDS)[number] | (typeof INBOX_FIELDS)[number], string>>;
@@ -34,6 +35,7 @@ const FILTER_LABELS: Record<string, string> = {
   status: 'The status',
   priority: 'The priority',
   sentiment: 'The sentiment',
+  tag: 'The tag',
   q: 'The search',
   limit: 'The page size',
   offset: 'The position',
@@ -85,6 +87,8 @@ export interface InboxView {
   sentiments: readonly string[];
   canPriority: boolean;
   locations: { id: string; name: string }[];
+  /** The business's tag names, to filter by one (docs/tags.md). */
+  tags: string[];
   visibilities: readonly string[];
   offerReview: boolean;
   saved?: string;
@@ -118,13 +122,15 @@ export async function inboxView(
   const { location_id, visibility: shown, review, ...listValues } = values;
   const parsed = parseForm(listSuggestionsOffsetQuery, listValues, FILTER_LABELS);
   const own = parseForm(inboxFilters, { location_id, visibility: shown, review }, FILTER_LABELS);
-  const [business, locations] = await Promise.all([
+  const [business, locations, tags] = await Promise.all([
     getBusiness(services.db.pool, principal.businessId),
     listLocations(services.db.pool, principal.businessId, { sort: 'name', order: 'asc', limit: 100, offset: 0 }),
+    listTags(services.db.pool, principal.businessId),
   ]);
   const base = {
     values,
     locations: locations.rows.map((l) => ({ id: l.id, name: l.name })),
+    tags: tags.map((tag) => tag.name),
     visibilities: VISIBILITIES,
     // The review filter is offered where reviews happen, and kept while it is set.
     offerReview: business.approval_required || review !== undefined,

@@ -191,6 +191,7 @@ export async function postFeedback(
             upvote_count: row.upvote_count,
             created_at: row.created_at,
             reply: null,
+            tags: [],
             voted: false,
           };
       return { id: row.id, awaitingReview, item, repeated: false };
