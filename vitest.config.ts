@@ -16,6 +16,7 @@ const EMBEDDED_ONLY = [
   'test/lint/**',
   'test/api/dashboard.browser.test.ts',
   'test/api/dashboard-triage.browser.test.ts',
+  'test/api/dashboard-tags.browser.test.ts',
 ];
 
 export default defineConfig({
