@@ -51,7 +51,7 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     visibility: ['visibility = ?', 'rows'],
     reviewState: ['review_state = ?', 'rows'],
     locationId: ['location_id = ?', 'rows'],
-    tag: [TAG_CONDITION, 'rows'],
+    tag: [TAG_CONDITION, 'tag'],
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
