@@ -47,6 +47,7 @@ import {
   seedOtherBusinesses,
   seedWithCli,
   signIn,
+  tagSuggestions,
   vacuumAnalyze,
 } from './lib/setup.js';
 import { percentile, round } from './lib/stats.js';
@@ -169,6 +170,7 @@ async function main() {
   log(`  PostgreSQL alone, rows made in the server: ${ingestBefore} before, ${ingestAfter} after: ${ingest} rows/s`);
   await seedWithCli(small, plan.small, pgEnv);
   await seedOtherBusinesses(databaseUrl, plan.others, plan.otherSuggestions);
+  await tagSuggestions(databaseUrl, large.id);
   log(`  ${plan.others} other businesses of ${plan.otherSuggestions} suggestions; vacuum analyze`);
   await vacuumAnalyze(databaseUrl);
 
@@ -340,6 +342,8 @@ async function main() {
       two_words: search('&q=coffee%20friendly'),
       prefix: search('&q=cof'),
       relevance: search('&q=coffee&sort=relevance'),
+      // Issue 33: one tag, on one in twenty suggestions (tagSuggestions); its total from its counter.
+      tag: search('&tag=terrace'),
     },
     timing,
   );
@@ -717,6 +721,8 @@ async function main() {
         [`list_q_${name}_vs_list_large_p50_ratio`, round(medianRatio(searches[name], searches.large, p50))],
       ]),
     ),
+    list_tag_large_p50_ms: medianOf(searches.tag, p50),
+    list_tag_large_vs_list_large_p50_ratio: round(medianRatio(searches.tag, searches.large, p50)),
     list_q_common_floor_p50_ms: round(searchFloor.common.p50, 1),
     list_q_common_vs_floor_p50_ratio: round(medianOf(searches.common, p50) / searchFloor.common.p50),
     list_q_common_floor_vs_list_large_floor_p50_ratio: round(searchFloor.common.p50 / searchFloor.large.p50),
