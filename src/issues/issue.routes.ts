@@ -64,12 +64,12 @@ const read = defineFamilies({
   handler: async ({ principal, id, db }) => ok(toIssueResponse(await getIssue(db, principal.businessId, id))),
 });
 
-/** /api/v1/issues: read and comment. Issues are created in the business-scoped family. */
+/** /api/v1/issues: read, comment and tag. Issues are created in the business-scoped family. */
 export const issueV1Routes: Feature = {
   tags: [
     {
       name: 'Issues',
-      description: 'Problem reports and their comments, through an API key (`/api/v1`): read and comment',
+      description: 'Problem reports and their comments, through an API key (`/api/v1`): read, comment and tag',
     },
   ],
   routes: [list.v1, read.v1, changeTags.v1],
