@@ -337,13 +337,15 @@ async function main() {
   const searches = await alternate(
     {
       large: search(''),
+      // Issue 33: one tag, on one in twenty suggestions (tagSuggestions); its total from its counter.
+      // Right after its baseline, before the searches: in a quick run's 1 s rounds, a round that
+      // follows the heaviest search (relevance) starts behind its last queries.
+      tag: search('&tag=terrace'),
       common: search('&q=coffee'),
       rare: search('&q=quince'),
       two_words: search('&q=coffee%20friendly'),
       prefix: search('&q=cof'),
       relevance: search('&q=coffee&sort=relevance'),
-      // Issue 33: one tag, on one in twenty suggestions (tagSuggestions); its total from its counter.
-      tag: search('&tag=terrace'),
     },
     timing,
   );
