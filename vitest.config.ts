@@ -19,6 +19,7 @@ const EMBEDDED_ONLY = [
   'test/api/dashboard.browser.test.ts',
   'test/api/dashboard-triage.browser.test.ts',
   'test/api/dashboard-merge.browser.test.ts',
+  'test/api/dashboard-tags.browser.test.ts',
 ];
 
 export default defineConfig({

@@ -19,6 +19,7 @@ import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
 import { healthFeature } from './health/health.routes.js';
 import { sessionFeature } from './sessions/session.routes.js';
 import { suggestionBusinessRoutes, suggestionV1Routes } from './suggestions/suggestion.routes.js';
+import { tagFeature } from './tags/tag.routes.js';
 import { teamFeature } from './team/team.routes.js';
 import { voteFeature } from './votes/vote.routes.js';
 
@@ -40,6 +41,7 @@ export const FEATURES: Feature[] = [
   exportFeature,
   businessFeature,
   locationFeature,
+  tagFeature,
   qrCodeFeature,
   teamFeature,
   apiKeyFeature,

@@ -3,14 +3,15 @@ import { forbidden } from '../errors/http-error.js';
 
 /**
  * What a caller may do. Keys: `read` for reads, `write` for everything else, never key management,
- * invites, members or settings. Users: owners and admins everything; members read, comment, change status
- * and leave. `update` is a change whose fields decide: the status alone is `change_status`, anything
- * more is `write`. Only owners grant, take, invite or remove the owner role (`manage_owners`).
+ * invites, members or settings. Users: owners and admins everything; members read, comment, change status,
+ * tag items (`tag_items`, triage like a status) and leave. `update` is a change whose fields decide: the
+ * status and the tags alone are `change_status`, anything more is `write`. Only owners grant, take, invite or remove the owner role (`manage_owners`).
  */
 export type Action =
   | 'read'
   | 'comment'
   | 'change_status'
+  | 'tag_items'
   | 'update'
   | 'write'
   | 'manage_team'
@@ -35,7 +36,10 @@ const NEVER_BY_KEY: Partial<Record<Action, string>> = {
   read_followers: "API keys cannot read followers' addresses; sign in as an owner or admin",
 };
 
-const MEMBER_ACTIONS: ReadonlySet<Action> = new Set(['read', 'comment', 'change_status', 'leave']);
+const MEMBER_ACTIONS: ReadonlySet<Action> = new Set(['read', 'comment', 'change_status', 'tag_items', 'leave']);
+
+/** The fields of an `update` a member may change: triage, never publishing or priority. */
+const MEMBER_FIELDS: ReadonlySet<string> = new Set(['status', 'tags']);
 
 function denial(principal: Principal, action: Action): string | null {
   if (principal.kind === 'api_key') {
@@ -55,7 +59,7 @@ function denial(principal: Principal, action: Action): string | null {
  */
 export function authorize(principal: Principal, action: Action, fields: readonly string[] = []): void {
   const needed =
-    action === 'update' ? (fields.every((field) => field === 'status') ? 'change_status' : 'write') : action;
+    action === 'update' ? (fields.every((field) => MEMBER_FIELDS.has(field)) ? 'change_status' : 'write') : action;
   const reason = denial(principal, needed);
   if (reason) throw forbidden(reason, principal.kind === 'api_key' ? 'INSUFFICIENT_SCOPE' : 'INSUFFICIENT_ROLE');
 }

@@ -8,6 +8,7 @@ interface Filter {
   from?: Date;
   until?: Date;
   q?: string;
+  tag?: string[];
 }
 const KINDS: Record<keyof Filter, FilterKind> = {
   status: 'key',
@@ -16,6 +17,7 @@ const KINDS: Record<keyof Filter, FilterKind> = {
   from: 'from',
   until: 'rows',
   q: 'rows',
+  tag: 'tag',
 };
 const at = new Date('2026-01-02T03:04:05.678Z');
 
@@ -41,5 +43,13 @@ describe('planCount', () => {
     expect(planCount<Filter>({ since: at, from: at }, KINDS)).toEqual({ by: 'rows' });
     expect(planCount<Filter>({ from: at, until: at }, KINDS)).toEqual({ by: 'rows' });
     expect(planCount<Filter>({ q: 'coffee:*' }, KINDS)).toEqual({ by: 'rows' });
+  });
+
+  it('When one tag is the only filter, then its counter answers; with anything more, rows are counted', () => {
+    expect(planCount<Filter>({ tag: ['terrace'] }, KINDS)).toEqual({ by: 'tag', tag: 'terrace' });
+    expect(planCount<Filter>({ tag: ['terrace', 'coffee'] }, KINDS)).toEqual({ by: 'rows' });
+    expect(planCount<Filter>({ tag: ['terrace'], status: 'open' }, KINDS)).toEqual({ by: 'rows' });
+    expect(planCount<Filter>({ tag: ['terrace'], since: at }, KINDS)).toEqual({ by: 'rows' });
+    expect(planCount<Filter>({ tag: ['terrace'], q: 'shade:*' }, KINDS)).toEqual({ by: 'rows' });
   });
 });

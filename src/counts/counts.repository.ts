@@ -33,6 +33,16 @@ export function counterTotalSql(
     ${whereClause(businessId, keys, params).sql}`;
 }
 
+/** Rows of a business carrying `tag` (as the items spell it): one row of the tag counters (0026_tags.sql). */
+export function tagTotalSql(entity: CountedEntity, businessId: string, tag: string, params: unknown[]): string {
+  return /* sql */ `
+    SELECT coalesce(sum(n), 0) AS total
+    FROM tag_counts
+    WHERE business_id = $${params.push(businessId)}
+      AND entity = '${entity}'
+      AND tag = $${params.push(tag)}`;
+}
+
 /**
  * Rows of a business created after `boundSql` (`inclusive`: at or after), an SQL expression such as a
  * placeholder. Whole UTC days after the bound's day come from created_counts; the rest of the bound's

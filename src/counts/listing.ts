@@ -3,7 +3,13 @@ import { findPageWithTotal, orderAndPage, type PageRequest } from '../db/paging.
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
 import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
 import { planCount, type FilterKind } from './count-plan.js';
-import { COUNTED_TABLES, counterTotalSql, createdSinceSql, type CountedEntity } from './counts.repository.js';
+import {
+  COUNTED_TABLES,
+  counterTotalSql,
+  createdSinceSql,
+  tagTotalSql,
+  type CountedEntity,
+} from './counts.repository.js';
 
 /**
  * A filter field: its condition, constant SQL with one `?` for the value, and what can count it
@@ -124,6 +130,8 @@ export function defineListing<Row extends { id: string }, Filter extends ListFil
         return counterTotalSql(spec.entity, businessId, conditions(plan.keys, 'counters'), params);
       case 'created':
         return createdSinceSql(spec.entity, businessId, plan.bound, plan.inclusive, params);
+      case 'tag':
+        return tagTotalSql(spec.entity, businessId, plan.tag, params);
       case 'rows':
         return /* sql */ `
     SELECT count(*) AS total

@@ -26,8 +26,8 @@ export interface SignedIn {
 export interface SignedInMember extends SignedIn {
   principal: UserPrincipal;
   business: MembershipSummaryRow;
-  /** Read with the session (findMemberPage): whether reviews happen here, and its locations by name. */
-  settings: { approvalRequired: boolean; locations: { id: string; name: string }[] };
+  /** Read with the session (findMemberPage): whether reviews happen here, its locations and tags by name. */
+  settings: { approvalRequired: boolean; locations: { id: string; name: string }[]; tags: string[] };
 }
 
 const notAMember = () => forbidden('You are not a member of this business', 'NO_BUSINESS_ACCESS');
@@ -124,7 +124,7 @@ export function requireMember(pool: pg.Pool): RequestHandler {
       ...signedIn,
       principal,
       business,
-      settings: { approvalRequired: row.approval_required, locations: row.locations },
+      settings: { approvalRequired: row.approval_required, locations: row.locations, tags: row.tags },
     } satisfies SignedInMember;
     next();
   };

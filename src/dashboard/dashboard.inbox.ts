@@ -16,7 +16,7 @@ import { assertFormPost, BASE_PATH } from './dashboard.session.js';
 import type { FieldErrors } from './dashboard.views.js';
 
 /** The inbox's filters and paging: the business family's list parameters, by the same names. */
-const QUERY_FIELDS = ['status', 'priority', 'sentiment', 'q', 'limit', 'offset'] as const;
+const QUERY_FIELDS = ['status', 'priority', 'sentiment', 'tag', 'q', 'limit', 'offset'] as const;
 /** The inbox's own filters, beyond the list's API: the listing filters on the rows for them. */
 const INBOX_FIELDS = ['location_id', 'visibility', 'review'] as const;
 type InboxValues = Partial<Record<(typeof QUERY_FIELDS)[number] | (typeof INBOX_FIELDS)[number], string>>;
@@ -32,6 +32,7 @@ const FILTER_LABELS: Record<string, string> = {
   status: 'The status',
   priority: 'The priority',
   sentiment: 'The sentiment',
+  tag: 'The tag',
   q: 'The search',
   limit: 'The page size',
   offset: 'The position',
@@ -83,6 +84,8 @@ export interface InboxView {
   sentiments: readonly string[];
   canPriority: boolean;
   locations: { id: string; name: string }[];
+  /** The business's tag names, to filter by one (docs/tags.md). */
+  tags: string[];
   visibilities: readonly string[];
   offerReview: boolean;
   saved?: string;
@@ -121,6 +124,7 @@ export async function inboxView(
   const base = {
     values,
     locations: settings.locations,
+    tags: settings.tags,
     visibilities: VISIBILITIES,
     // The review filter is offered where reviews happen, and kept while it is set.
     offerReview: settings.approvalRequired || review !== undefined,

@@ -12,6 +12,7 @@ import { qrCodePages } from './dashboard.qr-codes.js';
 import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { suggestionPages } from './dashboard.suggestion.js';
+import { tagPages } from './dashboard.tags.js';
 import { teamPages } from './dashboard.team.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
 import { webhookPages } from './dashboard.webhooks.js';
@@ -56,6 +57,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(qrCodePages(services));
   router.use(analyticsPages(services));
   router.use(settingsPages(services));
+  router.use(tagPages(services));
   router.use(integrationPages(services));
   router.use(teamPages(services));
   router.use(webhookPages(services));

@@ -10,7 +10,7 @@ const LOCATIONS_OFFERED = 100;
 /**
  * What a page of one business needs before its own reads: findSessionMember's live session, role and
  * change number, with the user, every business they belong to (the business switch) and the named
- * business's settings and locations (the inbox's filters).
+ * business's settings, locations and tags (the inbox's filters).
  */
 export interface MemberPageRow {
   session_id: string;
@@ -23,6 +23,8 @@ export interface MemberPageRow {
   memberships: MembershipSummaryRow[];
   approval_required: boolean;
   locations: { id: string; name: string }[];
+  /** The business's tag names, by name (at most 200 a business: docs/tags.md). */
+  tags: string[];
 }
 
 /**
@@ -52,7 +54,12 @@ export async function findMemberPage(db: Queryable, digest: Buffer, businessId: 
           FROM locations
           WHERE business_id = $2
           ORDER BY name, id
-          LIMIT ${LOCATIONS_OFFERED}) AS l), '[]'::json) AS locations
+          LIMIT ${LOCATIONS_OFFERED}) AS l), '[]'::json) AS locations,
+      ARRAY(
+        SELECT t.name
+        FROM tags t
+        WHERE t.business_id = $2
+        ORDER BY lower(t.name), t.id) AS tags
     FROM ${LIVE_SESSION_MEMBER}`,
     [digest, businessId],
   );

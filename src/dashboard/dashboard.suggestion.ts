@@ -14,9 +14,10 @@ import { toSuggestionDashboardResponse } from '../suggestions/suggestion.present
 import { replySuggestionBody, updateSuggestionDashboardBody } from '../suggestions/suggestion.schemas.js';
 import { removeReply, replyToSuggestion } from '../suggestions/suggestion-reply.service.js';
 import { changeSuggestion, getSuggestion } from '../suggestions/suggestion.service.js';
+import { listTags } from '../tags/tag.service.js';
 import { listVotes } from '../votes/vote.service.js';
 import { allowed, memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { formBody, formFields, parseForm } from './dashboard.forms.js';
+import { formBody, formFields, formList, parseForm } from './dashboard.forms.js';
 import { addMergeForms, mergeView } from './dashboard.merge.js';
 import { assertFormPost, BASE_PATH } from './dashboard.session.js';
 import { sendView, when, type FieldErrors } from './dashboard.views.js';
@@ -30,6 +31,7 @@ const SAVED: Record<string, string> = {
   unreplied: 'The reply is removed.',
   merged: 'The duplicate is merged into this suggestion: its votes, followers and comments are here now.',
   unmerged: 'The suggestion is unmerged: it has its own votes and comments back.',
+  tagged: 'The tags are saved.',
 };
 
 const HAPPENED: Record<string, string> = {
@@ -42,16 +44,21 @@ const HAPPENED: Record<string, string> = {
   'suggestion.unmerged': 'Unmerged',
 };
 
-/** A recorded value as text: the activity records plain values (a status, a priority). */
-const shown = (value: unknown): string =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '—';
+/** A recorded value as text: the activity records plain values (a status, a priority) and tag lists. */
+const shown = (value: unknown): string => {
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map(shown).join(', ');
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '—';
+};
+
+/** Whether a recorded field moved: tag lists compare by their names. */
+const moved = (from: unknown, to: unknown) => JSON.stringify(from) !== JSON.stringify(to);
 
 /** What a change recorded, as a person reads it: each field that moved, from and to. */
 function describeChange(data: Record<string, unknown>): string[] {
   const from = (data.from ?? {}) as Record<string, unknown>;
   const to = (data.to ?? {}) as Record<string, unknown>;
   return Object.keys(to)
-    .filter((field) => from[field] !== to[field])
+    .filter((field) => moved(from[field], to[field]))
     .map((field) => `${field.replace('_', ' ')}: ${shown(from[field])} → ${shown(to[field])}`);
 }
 
@@ -61,6 +68,8 @@ interface SuggestionPageState {
   commenting?: { value: string; errors: FieldErrors };
   replying?: { value: string; errors: FieldErrors };
   mergeError?: string;
+  /** The tags form's choice and refusal, when it is shown again. */
+  tagging?: { chosen: string[]; error?: string };
   saved?: string;
 }
 
@@ -88,12 +97,13 @@ export function suggestionPages(services: Services): Router {
     const row = await getSuggestion(pool, businessId, id);
     const suggestion = toSuggestionDashboardResponse(row);
     const page = { sort: 'created_at' as const, order: 'asc' as const, limit: 100, offset: 0 };
-    const [history, comments, votes, location, merging] = await Promise.all([
+    const [history, comments, votes, location, merging, tags] = await Promise.all([
       entityHistory(pool, businessId, 'suggestion', id),
       listComments(pool, businessId, 'suggestion', id, page),
       listVotes(pool, businessId, id, { ...page, order: 'desc', limit: 50 }),
       row.location_id ? getLocation(pool, businessId, row.location_id).catch(() => null) : null,
       mergeView(pool, businessId, row),
+      listTags(pool, businessId),
     ]);
     const qrCodeId = history.find((entry) => entry.type === 'suggestion.created')?.actor_qr_code_id;
     const qrCode = qrCodeId ? await getQrCode(pool, businessId, qrCodeId).catch(() => null) : null;
@@ -124,6 +134,10 @@ export function suggestionPages(services: Services): Router {
       canWrite,
       canStatus: allowed(who.principal, 'change_status'),
       canComment: allowed(who.principal, 'comment'),
+      // Tagging: the business's tags to choose from, set as PATCH .../suggestions/:id with `tags` does.
+      canTag: allowed(who.principal, 'tag_items'),
+      tags: tags.map((tag) => ({ name: tag.name, color: tag.color, public: tag.public })),
+      tagging: state.tagging ?? { chosen: suggestion.tags },
       awaitingReview: suggestion.review_state === 'pending',
       changing: state.changing ?? { errors: {} },
       commenting: state.commenting ?? { value: '', errors: {} },
@@ -185,6 +199,26 @@ export function suggestionPages(services: Services): Router {
   router.post(`${path}/review`, requireMember(pool), formBody, async (req, res) => {
     const review = formFields(req).review ?? '';
     await change(req, res, { review }, review === 'reject' ? 'rejected' : 'approved');
+  });
+
+  router.post(`${path}/tags`, requireMember(pool), formBody, async (req, res) => {
+    const who = allowedTo(req, res, 'update', ['tags']);
+    const id = idParam(req.params.suggestion_id, 'Suggestion');
+    const chosen = formList(req, 'tags');
+    const form = parseForm(updateSuggestionDashboardBody, { tags: chosen }, { tags: 'The tags' });
+    if (!form.ok) {
+      return show(res, who, id, { status: 400, tagging: { chosen, error: form.errors.tags ?? 'Choose again.' } });
+    }
+    try {
+      await changeSuggestion(pool, who.principal, id, form.data);
+    } catch (err) {
+      // A tag deleted since the page was shown: say so, and show what is there now.
+      if (err instanceof HttpError && err.statusCode === 422) {
+        return show(res, who, id, { status: 422, tagging: { chosen, error: err.message.split(':')[0] } });
+      }
+      throw err;
+    }
+    res.redirect(303, `${pageOf(who, id)}?saved=tagged#tags`);
   });
 
   router.post(`${path}/comments`, requireMember(pool), formBody, async (req, res) => {

@@ -46,6 +46,8 @@ export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpErr
 export const notFound = (what: string) => new HttpError(404, `${what} not found`, 'NOT_FOUND');
 export const forbidden = (message: string, code = 'FORBIDDEN') => new HttpError(403, message, code);
 export const conflict = (message: string) => new HttpError(409, message, 'CONFLICT');
+/** A well-formed body naming what the business does not have (an unknown tag name). */
+export const unprocessable = (message: string, code: string) => new HttpError(422, message, code);
 export const unauthorized = (message = 'Missing or invalid credential') =>
   new CredentialError(401, message, 'UNAUTHORIZED', { 'WWW-Authenticate': 'Bearer' });
 /** The service cannot answer now (starting, or its database unreachable): always with Retry-After. */

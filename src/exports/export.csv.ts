@@ -32,8 +32,14 @@ const OPTIONS: Options = { record_delimiter: 'windows', quote_record_delimiter: 
 /** U+FEFF, EF BB BF in UTF-8: Excel reads a CSV file as UTF-8 only when it starts with it. */
 const BOM = '\uFEFF';
 
+/** A list (an item's tags) is one cell, its values joined with `;` (which no tag name holds). */
+const cellOf = (value: unknown) => (Array.isArray(value) ? value.join(';') : value);
+
 const neutralised = (record: ExportRecord) =>
-  record.map((value) => (typeof value === 'string' ? neutraliseFormula(value) : value));
+  record.map((raw) => {
+    const value = cellOf(raw);
+    return typeof value === 'string' ? neutraliseFormula(value) : value;
+  });
 
 /**
  * Records to CSV, a header row of `columns` first. Each batch goes through csv-stringify's sync API in

@@ -73,7 +73,8 @@ const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: st
     type: 'suggestion.updated',
     object: suggestionDashboardSchema,
     changes: true,
-    summary: 'A suggestion changed: status, priority, visibility, review, its public reply, or its counts by a merge',
+    summary:
+      'A suggestion changed: status, priority, visibility, review, its public reply, its tags, or its counts by a merge',
   },
   {
     type: 'suggestion.voted',
@@ -99,7 +100,7 @@ const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: st
     type: 'issue.updated',
     object: issueSchema,
     changes: true,
-    summary: 'An issue changed: status, priority, assignee or resolved_at',
+    summary: 'An issue changed: status, priority, assignee, resolved_at or its tags',
   },
   { type: 'comment.created', object: commentSchema, changes: false, summary: 'A suggestion or an issue got a comment' },
   { type: 'qr_code.created', object: qrCodeSchema, changes: false, summary: 'A QR code was made' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ColumnMap } from '../db/columns.js';
 import { timestamp } from '../shared/responses.js';
+import { itemTags } from '../shared/tags.js';
 import { issueStatus, priority, uuid, type IssueStatus, type Priority } from '../shared/schemas.js';
 
 export interface IssueRow {
@@ -12,6 +13,8 @@ export interface IssueRow {
   assignee_id: string | null;
   customer_name: string | null;
   customer_email: string | null;
+  /** Tag names in the tags' own spelling, alphabetically (migrations/0026_tags.sql). */
+  tags: string[];
   is_anonymous: boolean;
   location_id: string | null;
   resolved_at: Date | null;
@@ -33,6 +36,7 @@ export const ISSUE_COLUMN_MAP = {
   assignee_id: { shownIn: 'list', schema: uuid.nullable().meta({ description: 'Null when unassigned' }) },
   customer_name: { shownIn: 'list', schema: z.string().nullable() },
   customer_email: { shownIn: 'list', schema: z.string().nullable() },
+  tags: { shownIn: 'list', schema: itemTags },
   is_anonymous: { shownIn: 'read', schema: z.boolean() },
   location_id: { shownIn: null }, // stored, but no read of spec 2.2 or 4.3 shows it
   resolved_at: {

@@ -3,6 +3,7 @@ import { andRecordsSql, queuedSql, recordsSql, type Records, recordedRow } from 
 import { columnList, fieldSqlOf, isoText, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, IssueStatus, Priority } from '../shared/schemas.js';
+import { TAG_CONDITION } from '../shared/tags.js';
 import type { ResolvedAtChange } from './issue-state.js';
 import { ISSUE_COLUMN_MAP, type IssueRow } from './issue.columns.js';
 
@@ -28,6 +29,8 @@ export interface IssueFilter extends ListFilter {
   status?: IssueStatus;
   priority?: Priority;
   assigneeId?: string;
+  /** Tag names as the items carry them (tagFilterOf): every one must match. */
+  tag?: string[];
 }
 
 const SORT_COLUMNS = {
@@ -45,6 +48,7 @@ const issues = defineListing<IssueRow, IssueFilter, keyof typeof SORT_COLUMNS>({
     status: ['status = ?', 'key'],
     priority: ['priority = ?', 'key'],
     assigneeId: ['assignee_id = ?', 'key'],
+    tag: [TAG_CONDITION, 'tag'],
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
@@ -73,6 +77,8 @@ export interface NewIssueRow {
   customerEmail: string | null;
   locationId: string | null;
   source: EntrySource;
+  /** Resolved names, sorted (resolveTagNames); none when absent. */
+  tags?: string[];
 }
 
 export interface IssueChanges {
@@ -80,6 +86,8 @@ export interface IssueChanges {
   priority?: Priority;
   assigneeId: string | null;
   resolvedAt: ResolvedAtChange;
+  /** The whole new set, resolved and sorted; absent keeps it. */
+  tags?: string[];
 }
 
 type Recorded = { row: IssueRow; queued: number } | null;
@@ -109,6 +117,7 @@ export async function insertRecordedIssue(
     issue.customerName === null && issue.customerEmail === null,
     issue.locationId,
     issue.source,
+    issue.tags ?? [],
   ];
   const records_ = recordsSql('$1::uuid', params, records, {
     from: 'changed',
@@ -121,8 +130,8 @@ export async function insertRecordedIssue(
     /* sql */ `
     WITH changed AS (
       INSERT INTO issues (id, business_id, title, description, status, priority, assignee_id, customer_name,
-        customer_email, is_anonymous, location_id, source, resolved_at)
-      SELECT $2, $1, $3, $4, $5::issue_status, $6, $7, $8, $9, $10, $11, $12,
+        customer_email, is_anonymous, location_id, source, tags, resolved_at)
+      SELECT $2, $1, $3, $4, $5::issue_status, $6, $7, $8, $9, $10, $11, $12, $13::text[],
         CASE WHEN $5::issue_status = 'resolved' THEN now() END
       WHERE ${ASSIGNABLE('$7')}
       RETURNING ${COLUMNS}
@@ -162,6 +171,7 @@ export async function updateRecordedIssue(
     JSON.stringify(recordedData.activity),
     JSON.stringify(recordedData.changes),
     recordedData.resolvedAtBefore,
+    changes.tags ?? null,
   ];
   const resolvedAt = isoText('resolved_at');
   const records_ = recordsSql('$1::uuid', params, records, {
@@ -183,6 +193,7 @@ export async function updateRecordedIssue(
       SET status = $3,
           priority = COALESCE($4, priority),
           assignee_id = $5,
+          tags = COALESCE($10::text[], tags),
           resolved_at = CASE $6 WHEN 'stamp' THEN clock_timestamp() WHEN 'clear' THEN NULL ELSE resolved_at END,
           updated_at = clock_timestamp()
       WHERE business_id = $1

@@ -16,6 +16,7 @@ const listItemExample: z.infer<typeof issueListItem> = {
   assignee_id: EXAMPLE.memberId,
   customer_name: null,
   customer_email: null,
+  tags: ['card reader'],
   resolved_at: null,
   created_at: EXAMPLE.createdAt,
   updated_at: EXAMPLE.updatedAt,

@@ -13,6 +13,7 @@ import {
   updateIssueBody,
 } from './issue.schemas.js';
 import { changeIssue, createIssue, getIssue, listIssues } from './issue.service.js';
+import { changeTags } from './issue-tags.routes.js';
 
 const v1 = { tag: 'Issues' };
 const business = { tag: 'Dashboard issues' };
@@ -66,15 +67,15 @@ const read = defineFamilies({
   handler: async ({ principal, id, db }) => ok(toIssueResponse(await getIssue(db, principal.businessId, id))),
 });
 
-/** /api/v1/issues: read and comment. Issues are created in the business-scoped family. */
+/** /api/v1/issues: read, comment and tag. Issues are created in the business-scoped family. */
 export const issueV1Routes: Feature = {
   tags: [
     {
       name: 'Issues',
-      description: 'Problem reports and their comments, through an API key (`/api/v1`): read and comment',
+      description: 'Problem reports and their comments, through an API key (`/api/v1`): read, comment and tag',
     },
   ],
-  routes: [list.v1, read.v1],
+  routes: [list.v1, read.v1, changeTags.v1],
 };
 
 /** /businesses/:business_id/issues: create and triage, paged with limit/offset. */
@@ -125,10 +126,12 @@ export const issueBusinessRoutes: Feature = {
         'Give at least one of `status`, `priority`, `assignee_id` (`null` unassigns). Assigning an `open` ' +
         'issue makes it `assigned`; `resolved` stamps `resolved_at`, reopening clears it.',
       action: 'update',
-      accessNote: 'A `member` may change `status` alone; any other change needs the role `owner` or `admin`.',
+      accessNote:
+        'A `member` may change `status` and `tags` alone; any other change needs the role `owner` or `admin`.',
       body: updateIssueBody,
       responses: [{ status: 200, description: 'The updated issue', json: issueSchema }],
       handler: async ({ principal, body, id, db }) => ok(toIssueResponse(await changeIssue(db, principal, id, body))),
     }),
+    changeTags.business,
   ],
 };

@@ -15,6 +15,7 @@ import {
   uuid,
 } from '../shared/schemas.js';
 import { relevanceNeedsQuery, searchParam } from '../shared/search.js';
+import { TAG_FILTER_NOTE, tagFilter, tagNames } from '../tags/tag.schemas.js';
 import { ISSUE_SORTS } from './issue.repository.js';
 
 export const issueFilters = {
@@ -22,6 +23,7 @@ export const issueFilters = {
   priority: priority.optional(),
   since: isoInstant.optional(),
   q: searchParam.optional(),
+  tag: tagFilter.optional(),
 };
 
 const sort = z.enum(ISSUE_SORTS).default('created_at');
@@ -46,6 +48,7 @@ export const createIssueBody = z
     customer_name: nullToAbsent(optionalOneLine(200)),
     customer_email: nullToAbsent(email.optional()),
     assignee_id: nullToAbsent(uuid.optional()),
+    tags: tagNames.default([]),
   })
   .meta({
     examples: [
@@ -54,6 +57,7 @@ export const createIssueBody = z
         description: 'Since this morning the terminal at the counter declines every tap; chip and PIN still work.',
         priority: 'high',
         assignee_id: EXAMPLE.memberId,
+        tags: ['card reader'],
       },
     ],
   });
@@ -64,6 +68,7 @@ export const updateIssueBody = patchBody({
   status: issueStatus.optional(),
   priority: priority.optional(),
   assignee_id: uuid.nullable().optional(),
+  tags: tagNames.optional(),
 }).meta({ examples: [{ status: 'resolved' }] });
 export type UpdateIssueBody = z.output<typeof updateIssueBody>;
 
@@ -72,4 +77,5 @@ export const issueListNotes = {
   since: 'Only issues created strictly after this instant (a date alone: midnight UTC)',
   q: 'Full-text search in the title and description: every word, as a prefix',
   sort: '`relevance` ranks by the search and needs `q` (without it, a 400); ties are broken by id',
+  tag: TAG_FILTER_NOTE,
 };

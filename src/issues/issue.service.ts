@@ -1,11 +1,13 @@
 import type pg from 'pg';
 import { afterRecorded, recordsOf } from '../outbox/outbox.service.js';
-import { withTransaction } from '../db/database.js';
+import { withTransaction, type Queryable } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
 import { badRequest, notFound } from '../errors/http-error.js';
 import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
+import { nextTags, resolveTagNames, tagChange, tagFilterOf, withTags } from '../tags/tag.service.js';
+import type { ChangeItemTagsBody } from '../tags/tag.schemas.js';
 import { nextIssueState } from './issue-state.js';
 import {
   findIssue,
@@ -24,7 +26,8 @@ export async function listIssues(
   filter: IssueFilter,
   page: PageRequest<IssueSort>,
 ): Promise<{ rows: IssueRow[]; total: number }> {
-  return findIssuePage(pool, businessId, filter, page);
+  const tag = filter.tag && (await tagFilterOf(pool, businessId, filter.tag));
+  return findIssuePage(pool, businessId, { ...filter, tag }, page);
 }
 
 export async function getIssue(pool: pg.Pool, businessId: string, id: string): Promise<IssueRow> {
@@ -40,11 +43,26 @@ const notAssignable = () => badRequest('Validation failed: assignee_id: not a me
  * are one statement, which also checks the assignee: atomic without a transaction, one round trip.
  */
 export async function createIssue(pool: pg.Pool, principal: Principal, input: CreateIssueBody): Promise<IssueRow> {
+  // With tags, a transaction: they are held from their lookup to the insert (resolveTagNames).
+  if (input.tags.length > 0) {
+    return withTransaction(pool, async (tx) =>
+      insertIssue(tx, principal, input, await resolveTagNames(tx, principal.businessId, input.tags)),
+    );
+  }
+  return insertIssue(pool, principal, input, []);
+}
+
+async function insertIssue(
+  db: Queryable,
+  principal: Principal,
+  input: CreateIssueBody,
+  tags: string[],
+): Promise<IssueRow> {
   const status = input.assignee_id ? 'assigned' : 'open';
   const priority = input.priority;
   const assigneeId = input.assignee_id ?? null;
   const created = await insertRecordedIssue(
-    pool,
+    db,
     principal.businessId,
     {
       id: newId(),
@@ -57,9 +75,10 @@ export async function createIssue(pool: pg.Pool, principal: Principal, input: Cr
       customerEmail: input.customer_email ?? null,
       locationId: null,
       source: principal.kind === 'api_key' ? 'api' : 'dashboard',
+      tags,
     },
     recordsOf(principal, { type: 'issue.created', entityType: 'issue' }, 'issue.created'),
-    { status, priority, assignee_id: assigneeId },
+    { status, priority, assignee_id: assigneeId, tags },
   );
   if (!created) throw notAssignable();
   afterRecorded(created.queued);
@@ -78,6 +97,8 @@ export async function changeIssue(
 ): Promise<IssueRow> {
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
+    // the tags first, then the issue: the order a rename or delete of a tag takes them in
+    const tags = changes.tags && (await resolveTagNames(tx, businessId, changes.tags));
     const before = await findIssue(tx, businessId, id, { forUpdate: true });
     if (!before) throw notFound('Issue');
     const next = nextIssueState(
@@ -91,16 +112,50 @@ export async function changeIssue(
       tx,
       businessId,
       id,
-      { ...next, priority: changes.priority },
+      { ...next, priority: changes.priority, tags },
       recordsOf(principal, { type: 'issue.updated', entityType: 'issue' }, 'issue.updated'),
       {
-        activity: { from, to },
-        changes: fieldChanges(from, to),
+        ...withTags({ activity: { from, to }, changes: fieldChanges(from, to) }, tags && tagChange(before.tags, tags)),
         resolvedAtBefore: before.resolved_at?.toISOString() ?? null,
       },
     );
     // The issue is locked, so only the assignee can have refused the change.
     if (!updated) throw notAssignable();
+    afterRecorded(updated.queued);
+    return updated.row;
+  });
+}
+
+/**
+ * Adds and removes tags by name, leaving the issue's others, its status and assignee as they are: an
+ * `issue.updated` with `changes.tags` only, and nothing at all when the set comes out the same.
+ */
+export async function changeIssueTags(
+  pool: pg.Pool,
+  principal: Principal,
+  id: string,
+  change: ChangeItemTagsBody,
+): Promise<IssueRow> {
+  const { businessId } = principal;
+  return withTransaction(pool, async (tx) => {
+    const add = await resolveTagNames(tx, businessId, change.add ?? []);
+    const remove = await resolveTagNames(tx, businessId, change.remove ?? []);
+    const before = await findIssue(tx, businessId, id, { forUpdate: true });
+    if (!before) throw notFound('Issue');
+    const tags = nextTags(before.tags, add, remove);
+    const tagged = tagChange(before.tags, tags);
+    if (!tagged) return before;
+    const updated = (await updateRecordedIssue(
+      tx,
+      businessId,
+      id,
+      { status: before.status, assigneeId: before.assignee_id, resolvedAt: 'keep', tags },
+      recordsOf(principal, { type: 'issue.updated', entityType: 'issue' }, 'issue.updated'),
+      {
+        ...withTags({ activity: { from: {}, to: {} }, changes: {} }, tagged),
+        resolvedAtBefore: before.resolved_at?.toISOString() ?? null,
+      },
+    ))!;
     afterRecorded(updated.queued);
     return updated.row;
   });

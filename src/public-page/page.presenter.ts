@@ -20,5 +20,6 @@ export function toPublicSuggestion(item: PublicItem) {
     voted: item.voted,
     created_at: item.created_at.toISOString(),
     reply: toReplyResponse(item.reply),
+    tags: item.tags,
   };
 }

@@ -40,6 +40,8 @@ export interface PublicSuggestionRow {
   created_at: Date;
   /** The business's public reply (migrations/0022_suggestion_reply.sql). */
   reply: SuggestionReply | null;
+  /** Only the tags the business made public, in the item's order (migrations/0026_tags.sql). */
+  tags: string[];
 }
 
 export type PublicSort = 'trending' | 'top' | 'new';
@@ -57,7 +59,19 @@ const ORDERS: Record<PublicSort, string> = {
   new: 'created_at DESC, id DESC',
 };
 
-const PUBLIC_COLUMNS = 'id, content, status, customer_name, upvote_count, created_at, reply';
+/** The item's tags that the business marked public, in the item's own (alphabetical) order. */
+const PUBLIC_TAGS = /* sql */ `ARRAY(
+        SELECT x.name
+        FROM unnest(tags) WITH ORDINALITY AS x (name, i)
+        WHERE EXISTS (
+          SELECT 1
+          FROM tags t
+          WHERE t.business_id = suggestions.business_id
+            AND t.name = x.name
+            AND t.public)
+        ORDER BY x.i) AS tags`;
+
+const PUBLIC_COLUMNS = `id, content, status, customer_name, upvote_count, created_at, reply, ${PUBLIC_TAGS}`;
 
 export async function findPublicSuggestions(
   db: Queryable,

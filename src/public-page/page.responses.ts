@@ -18,6 +18,9 @@ export const publicSuggestionSchema = z
     reply: suggestionReplySchema
       .nullable()
       .meta({ description: "The business's public answer, shown under the suggestion; null when none" }),
+    tags: z
+      .array(z.string())
+      .meta({ description: 'Its tags that the business made public (`public: true`), alphabetically' }),
   })
   .meta({
     id: 'PublicSuggestion',
@@ -33,6 +36,7 @@ export const publicSuggestionSchema = z
         voted: false,
         created_at: EXAMPLE.createdAt,
         reply: exampleOf(suggestionReplySchema),
+        tags: ['terrace'],
       },
     ],
   });

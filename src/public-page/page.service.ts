@@ -180,6 +180,7 @@ export async function postFeedback(
           status: 'pending',
           priority: 'medium',
           location_id: target.location_id ?? undefined,
+          tags: [],
         },
         'qr_code',
       );
@@ -201,6 +202,7 @@ export async function postFeedback(
             upvote_count: row.upvote_count,
             created_at: row.created_at,
             reply: null,
+            tags: [],
             voted: false,
           };
       return { id: row.id, awaitingReview, item, repeated: false };

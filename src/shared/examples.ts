@@ -20,6 +20,7 @@ export const EXAMPLE = {
   commentId: '0194b3f4-7b02-7f31-9c6e-0d2a8b5e1f34',
   voteId: '0194b3f6-2c18-7d40-8a5b-6e1f0c9d3a42',
   locationId: '0194b2b1-33c7-7e05-a1f8-9b4d2c6e0a47',
+  tagId: '0194b2b4-5e2a-7c19-9d3f-7a1c2e8b4f63',
   qrCodeId: '0194b2c8-6f19-7a2b-8e4c-5d1f3a7b9c58',
   apiKeyId: '0194b2d3-92ae-7c64-b0f7-2e8a6d4c1b69',
   inviteId: '0194b3e0-4c5d-7b8e-9f01-a2b3c4d5e6f7',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ColumnMap } from '../db/columns.js';
 import { timestamp } from '../shared/responses.js';
+import { itemTags } from '../shared/tags.js';
 import {
   priority,
   sentiment,
@@ -51,6 +52,8 @@ export interface SuggestionRow {
   customer_name: string | null;
   customer_email: string | null;
   upvote_count: number;
+  /** Tag names in the tags' own spelling, alphabetically (migrations/0026_tags.sql). */
+  tags: string[];
   is_anonymous: boolean;
   visibility: Visibility;
   review_state: ReviewState;
@@ -83,6 +86,7 @@ export const SUGGESTION_COLUMN_MAP = {
   customer_name: { shownIn: 'list', schema: z.string().nullable() },
   customer_email: { shownIn: 'list', schema: z.string().nullable() },
   upvote_count: { shownIn: 'list', schema: z.int().min(0) },
+  tags: { shownIn: 'list', schema: itemTags },
   is_anonymous: {
     shownIn: 'read',
     schema: z.boolean().meta({ description: 'True when neither customer_name nor customer_email was given' }),

@@ -1,4 +1,5 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
+import { TAG_CONDITION } from '../shared/tags.js';
 import { andRecordsSql, recordsSql, queuedSql, type Records, recordedRow } from '../outbox/outbox.repository.js';
 import { columnList, fieldSqlOf, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
@@ -29,6 +30,8 @@ export interface SuggestionFilter extends ListFilter {
   locationId?: string;
   /** Also merged suggestions (hidden by default): then counted on the rows, as the counters leave them out. */
   include_merged?: boolean;
+  /** Tag names as the items carry them (tagFilterOf): every one must match. */
+  tag?: string[];
 }
 
 const SORT_COLUMNS = {
@@ -51,6 +54,7 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     reviewState: ['review_state = ?', 'rows'],
     locationId: ['location_id = ?', 'rows'],
     include_merged: ['(merged_into IS NULL OR ?::boolean)', 'shown'],
+    tag: [TAG_CONDITION, 'tag'],
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
@@ -84,6 +88,8 @@ export interface NewSuggestionRow {
   reviewState: ReviewState | 'if_approval_required';
   locationId: string | null;
   source: EntrySource;
+  /** Resolved names, sorted (resolveTagNames); none when absent. */
+  tags?: string[];
 }
 
 /**
@@ -113,6 +119,7 @@ export async function insertRecordedSuggestion(
     s.reviewState,
     s.locationId,
     s.source,
+    s.tags ?? [],
   ];
   const recorded = recordsSql('$2::uuid', params, records, {
     from: 'changed',
@@ -125,14 +132,14 @@ export async function insertRecordedSuggestion(
     /* sql */ `
     WITH changed AS (
       INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, customer_name,
-        customer_email, is_anonymous, visibility, review_state, location_id, source)
+        customer_email, is_anonymous, visibility, review_state, location_id, source, tags)
       SELECT $1, b.id, $3, $4, $5, $6, $7, $8, $9, $10, $11,
         CASE
           WHEN $12::text <> 'if_approval_required' THEN $12::text
           WHEN b.approval_required THEN 'pending'
           ELSE 'not_required'
         END::review_state,
-        $13, $14
+        $13, $14, $15::text[]
       FROM businesses b
       WHERE b.id = $2
         AND ($13::uuid IS NULL OR EXISTS (
@@ -154,6 +161,8 @@ export interface SuggestionChanges {
   priority?: Priority;
   visibility?: Visibility;
   reviewState?: ReviewState;
+  /** The whole new set, resolved and sorted; absent keeps it. */
+  tags?: string[];
 }
 
 /**
@@ -179,6 +188,7 @@ export async function updateRecordedSuggestion(
     changes.reviewState ?? null,
     JSON.stringify(recordedData.activity),
     JSON.stringify(recordedData.changes),
+    changes.tags ?? null,
   ];
   const recorded = recordsSql('$1::uuid', params, records, {
     from: 'changed',
@@ -194,6 +204,7 @@ export async function updateRecordedSuggestion(
           priority = COALESCE($4, priority),
           visibility = COALESCE($5, visibility),
           review_state = COALESCE($6, review_state),
+          tags = COALESCE($9::text[], tags),
           updated_at = clock_timestamp()
       WHERE business_id = $1
         AND id = $2

@@ -17,6 +17,7 @@ const listItemExample: z.infer<typeof suggestionListItem> = {
   customer_name: 'Ana Lima',
   customer_email: 'ana.lima@example.com',
   upvote_count: 4,
+  tags: ['terrace'],
   created_at: EXAMPLE.createdAt,
   updated_at: EXAMPLE.updatedAt,
 };

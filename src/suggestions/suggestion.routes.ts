@@ -20,6 +20,7 @@ import {
   updateSuggestionDashboardBody,
 } from './suggestion.schemas.js';
 import { deleteReply, setReply } from './suggestion-reply.routes.js';
+import { changeTags } from './suggestion-tags.routes.js';
 import { changeSuggestion, createSuggestion, getSuggestion, listSuggestions } from './suggestion.service.js';
 
 // The versioned family shows a suggestion without its visibility and review; the dashboard with them.
@@ -139,7 +140,7 @@ const update = defineFamilies({
       'Give at least one of `status`, `priority`, `visibility`, `review`. A review decision on a ' +
       'suggestion that is not awaiting review is a 409.',
     action: 'update',
-    accessNote: 'A `member` may change `status` alone; any other change needs the role `owner` or `admin`.',
+    accessNote: 'A `member` may change `status` and `tags` alone; any other change needs the role `owner` or `admin`.',
     body: updateSuggestionDashboardBody,
     responses: [{ status: 200, description: 'The updated suggestion', json: suggestionDashboardSchema }],
     errors: [409],
@@ -147,7 +148,7 @@ const update = defineFamilies({
   handler: async ({ principal, body, id, db, present }) => ok(present(await changeSuggestion(db, principal, id, body))),
 });
 
-const routes = [list, read, create, update, setReply, deleteReply];
+const routes = [list, read, create, update, setReply, deleteReply, changeTags];
 
 /** /api/v1/suggestions: the business comes from the API key. */
 export const suggestionV1Routes: Feature = {

@@ -16,6 +16,7 @@ import {
   visibility,
 } from '../shared/schemas.js';
 import { relevanceNeedsQuery, searchParam } from '../shared/search.js';
+import { TAG_FILTER_NOTE, tagFilter, tagNames } from '../tags/tag.schemas.js';
 import { SUGGESTION_CONTENT_MAX } from './suggestion.columns.js';
 import { SUGGESTION_SORTS } from './suggestion.repository.js';
 
@@ -35,6 +36,7 @@ export const suggestionFilters = {
 const listFields = {
   ...suggestionFilters,
   q: searchParam.optional(),
+  tag: tagFilter.optional(),
   sort: z.enum(SUGGESTION_SORTS).default('created_at'),
 };
 
@@ -56,6 +58,7 @@ export const createSuggestionBody = z
     customer_name: nullToAbsent(optionalOneLine(CUSTOMER_NAME_MAX)),
     customer_email: nullToAbsent(email.optional()),
     location_id: nullToAbsent(uuid.optional()),
+    tags: tagNames.default([]),
   })
   .meta({
     examples: [
@@ -64,6 +67,7 @@ export const createSuggestionBody = z
         customer_name: 'Ana Lima',
         customer_email: 'ana.lima@example.com',
         location_id: EXAMPLE.locationId,
+        tags: ['terrace'],
       },
     ],
   });
@@ -75,12 +79,14 @@ export const updateSuggestionDashboardBody = patchBody({
   priority: priority.optional(),
   visibility: visibility.optional(),
   review: z.enum(['approve', 'reject']).optional(),
+  tags: tagNames.optional(),
 }).meta({ examples: [{ visibility: 'public', review: 'approve' }] });
 export type UpdateSuggestionDashboardBody = z.output<typeof updateSuggestionDashboardBody>;
 
 export const updateSuggestionBody = patchBody({
   status: suggestionStatus.optional(),
   priority: priority.optional(),
+  tags: tagNames.optional(),
 }).meta({ examples: [{ status: 'in_progress', priority: 'high' }] });
 
 /** What the reference says of the list parameters beyond their schemas. */
@@ -89,6 +95,7 @@ export const suggestionListNotes = {
   q: 'Full-text search in the content and customer name: every word, as a prefix (`cof` finds "coffee")',
   sort: '`relevance` ranks by the search and needs `q` (without it, a 400); ties are broken by id',
   include_merged: '`true` also lists suggestions merged into another (hidden by default), and counts them in `total`',
+  tag: TAG_FILTER_NOTE,
 };
 
 export const suggestionCreatedHeaders = (path: string) => ({

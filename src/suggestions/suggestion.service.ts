@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterRecorded, recordsOf, type Actor } from '../outbox/outbox.service.js';
 import { findBusiness } from '../businesses/business.repository.js';
-import { withTransaction } from '../db/database.js';
+import { withTransaction, type Queryable } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
 import type { EntrySource } from '../shared/schemas.js';
@@ -10,6 +10,8 @@ import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
 import { nextReviewState } from './suggestion-review.js';
+import { nextTags, resolveTagNames, tagChange, tagFilterOf, withTags } from '../tags/tag.service.js';
+import type { ChangeItemTagsBody } from '../tags/tag.schemas.js';
 import type { CreateSuggestionBody, UpdateSuggestionDashboardBody } from './suggestion.schemas.js';
 import {
   findSuggestion,
@@ -27,7 +29,8 @@ export async function listSuggestions(
   filter: SuggestionFilter,
   page: PageRequest<SuggestionSort>,
 ): Promise<{ rows: SuggestionRow[]; total: number }> {
-  return findSuggestionPage(pool, businessId, filter, page);
+  const tag = filter.tag && (await tagFilterOf(pool, businessId, filter.tag));
+  return findSuggestionPage(pool, businessId, { ...filter, tag }, page);
 }
 
 export async function getSuggestion(pool: pg.Pool, businessId: string, id: string): Promise<SuggestionRow> {
@@ -49,8 +52,26 @@ export async function createSuggestion(
   source?: EntrySource,
 ): Promise<SuggestionRow> {
   const { sentiment, score } = analyzeSentiment(input.content);
+  // With tags, a transaction: they are held from their lookup to the insert (resolveTagNames).
+  if (input.tags.length > 0) {
+    return withTransaction(pool, async (tx) => {
+      const tags = await resolveTagNames(tx, principal.businessId, input.tags);
+      return insertSuggestion(tx, principal, input, { sentiment, score }, tags, source);
+    });
+  }
+  return insertSuggestion(pool, principal, input, { sentiment, score }, [], source);
+}
+
+async function insertSuggestion(
+  db: Queryable,
+  principal: Principal | Actor,
+  input: CreateSuggestionBody,
+  { sentiment, score }: ReturnType<typeof analyzeSentiment>,
+  tags: string[],
+  source: EntrySource | undefined,
+): Promise<SuggestionRow> {
   const created = await insertRecordedSuggestion(
-    pool,
+    db,
     principal.businessId,
     {
       id: newId(),
@@ -67,9 +88,10 @@ export async function createSuggestion(
       reviewState: input.visibility === 'public' ? 'if_approval_required' : 'not_required',
       locationId: input.location_id ?? null,
       source: source ?? ('kind' in principal && principal.kind === 'api_key' ? 'api' : 'dashboard'),
+      tags,
     },
     recordsOf(principal, { type: 'suggestion.created', entityType: 'suggestion' }, 'suggestion.created'),
-    { status: input.status, priority: input.priority, visibility: input.visibility },
+    { status: input.status, priority: input.priority, visibility: input.visibility, tags },
   );
   if (!created) throw badRequest('Validation failed: location_id: not a location of this business');
   afterRecorded(created.queued);
@@ -88,6 +110,8 @@ export async function changeSuggestion(
 ): Promise<SuggestionRow> {
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
+    // the tags first, then the suggestion: the order a rename or delete of a tag takes them in
+    const tags = changes.tags && (await resolveTagNames(tx, businessId, changes.tags));
     const before = await findSuggestion(tx, businessId, id, { forUpdate: true });
     if (!before) throw notFound('Suggestion');
     const publishing = changes.visibility === 'public' && before.visibility !== 'public';
@@ -101,13 +125,46 @@ export async function changeSuggestion(
       visibility: changes.visibility ?? from.visibility,
       review_state: reviewState ?? from.review_state,
     };
+    const tagged = tags && tagChange(before.tags, tags);
     const updated = (await updateRecordedSuggestion(
       tx,
       businessId,
       id,
-      { ...changes, reviewState },
+      { ...changes, reviewState, tags },
       recordsOf(principal, { type: 'suggestion.updated', entityType: 'suggestion' }, 'suggestion.updated'),
-      { activity: { from, to }, changes: fieldChanges(from, to) },
+      withTags({ activity: { from, to }, changes: fieldChanges(from, to) }, tagged),
+    ))!;
+    afterRecorded(updated.queued);
+    return updated.row;
+  });
+}
+
+/**
+ * Adds and removes tags by name, leaving the suggestion's others as they are: a `suggestion.updated`
+ * with `changes.tags` only, and nothing at all when the set comes out the same.
+ */
+export async function changeSuggestionTags(
+  pool: pg.Pool,
+  principal: Principal,
+  id: string,
+  change: ChangeItemTagsBody,
+): Promise<SuggestionRow> {
+  const { businessId } = principal;
+  return withTransaction(pool, async (tx) => {
+    const add = await resolveTagNames(tx, businessId, change.add ?? []);
+    const remove = await resolveTagNames(tx, businessId, change.remove ?? []);
+    const before = await findSuggestion(tx, businessId, id, { forUpdate: true });
+    if (!before) throw notFound('Suggestion');
+    const tags = nextTags(before.tags, add, remove);
+    const tagged = tagChange(before.tags, tags);
+    if (!tagged) return before;
+    const updated = (await updateRecordedSuggestion(
+      tx,
+      businessId,
+      id,
+      { tags },
+      recordsOf(principal, { type: 'suggestion.updated', entityType: 'suggestion' }, 'suggestion.updated'),
+      withTags({ activity: { from: {}, to: {} }, changes: {} }, tagged),
     ))!;
     afterRecorded(updated.queued);
     return updated.row;

@@ -12,6 +12,7 @@ type Action =
   | 'read'
   | 'comment'
   | 'change_status'
+  | 'tag_items'
   | 'write'
   | 'manage_team'
   | 'manage_keys'
@@ -46,6 +47,16 @@ const pendingInvite = async (t: Team) =>
       .set('Authorization', `Bearer ${t.ownerToken}`)
       .send({ email: uniqueEmail('inv') })
   ).body.id as string;
+
+/** A tag of the team's business, made by its owner (keys never define tags): its id and name. */
+async function tag(t: Team): Promise<{ id: string; name: string }> {
+  const res = await ctx
+    .request()
+    .post(`/businesses/${t.business.id}/tags`)
+    .set('Authorization', `Bearer ${t.ownerToken}`)
+    .send({ name: `terrace ${randomUUID()}` });
+  return { id: res.body.id as string, name: res.body.name as string };
+}
 
 const location = async (t: Team) => (await buildLocation(ctx.db, t.business.id, `Terrace ${randomUUID()}`)).id;
 /** A member of the team's business other than the caller: removing or demoting them is the call's effect. */
@@ -136,6 +147,17 @@ const MATRIX: Record<string, RouteCase> = {
   'PATCH /suggestions/:id (status)': {
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}`, body: { status: 'reviewing' } }),
     action: 'change_status',
+    status: 200,
+  },
+  // Tagging is triage, like a status: members too (src/auth/authorize.ts).
+  'PATCH /suggestions/:id (tags)': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}`, body: { tags: [(await tag(t)).name] } }),
+    action: 'change_status',
+    status: 200,
+  },
+  'POST /suggestions/:id/tags': {
+    setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/tags`, body: { add: [(await tag(t)).name] } }),
+    action: 'tag_items',
     status: 200,
   },
   'PATCH /suggestions/:id (priority)': {
@@ -282,6 +304,16 @@ const MATRIX: Record<string, RouteCase> = {
     action: 'change_status',
     status: 200,
   },
+  'PATCH /issues/:id (tags)': {
+    setup: async (t) => ({ path: `/issues/${await issue(t)}`, body: { tags: [(await tag(t)).name] } }),
+    action: 'change_status',
+    status: 200,
+  },
+  'POST /issues/:id/tags': {
+    setup: async (t) => ({ path: `/issues/${await issue(t)}/tags`, body: { add: [(await tag(t)).name] } }),
+    action: 'tag_items',
+    status: 200,
+  },
   'PATCH /issues/:id (priority)': {
     setup: async (t) => ({ path: `/issues/${await issue(t)}`, body: { priority: 'critical' } }),
     action: 'write',
@@ -296,6 +328,23 @@ const MATRIX: Record<string, RouteCase> = {
     setup: async (t) => ({ path: `/issues/${await issue(t)}/comments`, body: { content: 'Plumber booked' } }),
     action: 'comment',
     status: 201,
+  },
+  // Tags are the business's settings: owners and admins define them, never a key; everyone reads them.
+  'GET /tags': { setup: () => Promise.resolve({ path: '/tags' }), action: 'read', status: 200 },
+  'POST /tags': {
+    setup: () => Promise.resolve({ path: '/tags', body: { name: `coffee ${randomUUID()}`, color: '#AA3300' } }),
+    action: 'manage_business',
+    status: 201,
+  },
+  'PATCH /tags/:id': {
+    setup: async (t) => ({ path: `/tags/${(await tag(t)).id}`, body: { public: true } }),
+    action: 'manage_business',
+    status: 200,
+  },
+  'DELETE /tags/:id': {
+    setup: async (t) => ({ path: `/tags/${(await tag(t)).id}` }),
+    action: 'manage_business',
+    status: 204,
   },
   'GET /qr-codes': { setup: () => Promise.resolve({ path: '/qr-codes' }), action: 'read', status: 200 },
   'GET /qr-codes/:id': {
@@ -360,6 +409,7 @@ const ALLOWED: Record<Action, Credential[]> = {
   read: ['owner', 'admin', 'member', 'write key', 'read key'],
   comment: ['owner', 'admin', 'member', 'write key'],
   change_status: ['owner', 'admin', 'member', 'write key'],
+  tag_items: ['owner', 'admin', 'member', 'write key'],
   write: ['owner', 'admin', 'write key'],
   manage_team: ['owner', 'admin'],
   manage_keys: ['owner', 'admin'],

@@ -3,6 +3,7 @@ import type { Database } from '../../src/db/database.js';
 import { createApiKey } from '../../src/api-keys/api-key.service.js';
 import { createBusiness } from '../../src/businesses/business.service.js';
 import { insertLocation } from '../../src/locations/location.repository.js';
+import { insertTag } from '../../src/tags/tag.repository.js';
 import { insertSession } from '../../src/sessions/session.repository.js';
 import { generateSessionToken } from '../../src/auth/session-token.js';
 import type { Plan, Role, Scope } from '../../src/shared/schemas.js';
@@ -163,6 +164,20 @@ export async function buildSuggestion(db: Database, ...args: Args<Partial<Omit<N
   );
   if (!created) throw new Error(`buildSuggestion: location ${overrides.locationId} is not of the business`);
   return { ...created.row, business_id };
+}
+
+/** A tag through the repository (no activity row): `terrace` unless named, grey, not public. */
+export async function buildTag(db: Database, ...args: Args<{ name?: string; color?: string; public?: boolean }>) {
+  const [given, overrides] = splitArgs(args);
+  const business_id = await businessFor(db, given);
+  const tag = await insertTag(db.pool, business_id, {
+    id: newId(),
+    name: 'terrace',
+    color: '#64748b',
+    public: false,
+    ...overrides,
+  });
+  return { ...tag, business_id };
 }
 
 /** A QR code through the repository (no activity row), with a fresh random code. */

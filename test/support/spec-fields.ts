@@ -1,6 +1,7 @@
 /**
  * The list fields of the spec (4.2 and 4.3), in its order, written out from the spec rather than taken
- * from the code: tests compare what the API sends against these, so a drift in the code shows.
+ * from the code: tests compare what the API sends against these, so a drift in the code shows. Issue 33
+ * adds `tags` to both (docs/tags.md).
  */
 export const SPEC_SUGGESTION_LIST_FIELDS = [
   'id',
@@ -12,6 +13,7 @@ export const SPEC_SUGGESTION_LIST_FIELDS = [
   'customer_name',
   'customer_email',
   'upvote_count',
+  'tags',
   'created_at',
   'updated_at',
 ];
@@ -25,6 +27,7 @@ export const SPEC_ISSUE_LIST_FIELDS = [
   'assignee_id',
   'customer_name',
   'customer_email',
+  'tags',
   'resolved_at',
   'created_at',
   'updated_at',
