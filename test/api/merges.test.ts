@@ -428,3 +428,37 @@ describe('merging: the vote count under concurrency', () => {
     }
   });
 });
+
+describe('Merging tagged suggestions', () => {
+  it('When a tagged suggestion is merged and unmerged, then the tag filter’s total follows it as the list does', async () => {
+    const t = await buildTeam(ctx.db);
+    await ctx
+      .request()
+      .post(`/businesses/${t.business.id}/tags`)
+      .set('Authorization', `Bearer ${t.ownerToken}`)
+      .send({ name: 'terrace', color: '#2f855a' })
+      .expect(201);
+    const target = await buildSuggestion(ctx.db, t.business.id);
+    const source = await buildSuggestion(ctx.db, t.business.id);
+    for (const id of [target.id, source.id]) {
+      await ctx
+        .request()
+        .patch(`/api/v1/suggestions/${id}`)
+        .set('X-API-Key', t.write)
+        .send({ tags: ['terrace'] })
+        .expect(200);
+    }
+    const tagged = async (query = '') => {
+      const res = await ctx.request().get(`/api/v1/suggestions?tag=terrace${query}`).set('X-API-Key', t.read);
+      expect(res.status).toBe(200);
+      return { total: res.body.total as number, listed: (res.body.data as unknown[]).length };
+    };
+    expect(await tagged()).toEqual({ total: 2, listed: 2 });
+    expect((await merge(t, '/api/v1', target.id, [source.id])).status).toBe(200);
+    // one tag alone is counted by its counter; with merged ones, on the rows
+    expect(await tagged()).toEqual({ total: 1, listed: 1 });
+    expect(await tagged('&include_merged=true')).toEqual({ total: 2, listed: 2 });
+    expect((await unmerge(t, '/api/v1', source.id)).status).toBe(200);
+    expect(await tagged()).toEqual({ total: 2, listed: 2 });
+  });
+});
