@@ -3,6 +3,21 @@ import { z } from 'zod';
 /** An empty variable (`PORT=` in an env file) means unset, as in most tools. */
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
+/** A comma-separated list, empty when unset: each item trimmed, empty ones dropped, each checked by `item`. */
+const commaList = <T extends z.ZodType<string, string>>(item: T) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(item)),
+  );
 const milliseconds = (fallback: number) =>
   z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(3_600_000).default(fallback));
 
@@ -15,19 +30,7 @@ const envFields = z.object({
    * Streaming replicas of DATABASE_URL (comma-separated) for the reads that may be a little behind
    * (docs/operations.md#read-replicas). PostgreSQL only: the embedded database has no replicas.
    */
-  DATABASE_READ_URL: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .default('')
-      .transform((value) =>
-        value
-          .split(',')
-          .map((url) => url.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ }))),
-  ),
+  DATABASE_READ_URL: commaList(z.url({ protocol: /^postgres(ql)?$/ })),
   /** A replica further behind the primary than this (by its replay position) is not read from. */
   READ_REPLICA_MAX_LAG_MS: milliseconds(1_000),
   LOG_LEVEL: z.preprocess(
@@ -44,27 +47,10 @@ const envFields = z.object({
   /** Memory for cached /api/v1 list responses (docs/caching.md), in MiB; 0 turns the cache off. */
   LIST_CACHE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(4096).default(16)),
   /** Origins (comma-separated, exact) whose browser scripts may call the API; unset means no CORS at all. */
-  CORS_ORIGINS: z.preprocess(
-    emptyAsUndefined,
+  CORS_ORIGINS: commaList(
     z
-      .string()
-      .default('')
-      .transform((value) =>
-        value
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      )
-      .pipe(
-        z.array(
-          z
-            .url({ protocol: /^https?$/ })
-            .refine(
-              (o) => URL.canParse(o) && new URL(o).origin === o,
-              'must be an origin like https://app.example.com',
-            ),
-        ),
-      ),
+      .url({ protocol: /^https?$/ })
+      .refine((o) => URL.canParse(o) && new URL(o).origin === o, 'must be an origin like https://app.example.com'),
   ),
   /**
    * Prometheus metrics (src/metrics): off unless a port is given, and then served on that port alone

@@ -1,26 +1,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
-import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
 import { buildApiKey, buildSuggestion } from '../support/factories.js';
-import { browserTitle, expectAccessible, hasChromium, PHONE, useBrowserServer } from '../support/browser.js';
+import { browserTitle, expectAccessible, hasChromium, ownerSignedIn, useBrowserServer } from '../support/browser.js';
 
 const ctx = useTestApp();
 
 const served = useBrowserServer(ctx);
-
-/** A new business, its owner signed in through the page. */
-async function ownerSignedIn(javaScriptEnabled: boolean) {
-  const owner = await buildOwnerWithPassword(ctx.db);
-  const context = await served.browser.newContext({ viewport: PHONE, javaScriptEnabled, bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto(`${served.base}/app/sign-in`);
-  await page.getByLabel('Email').fill(owner.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForLoadState();
-  return { ...owner, context, page };
-}
 
 describe.each([
   ['on', true],
@@ -32,7 +18,7 @@ describe.each([
   it.skipIf(!hasChromium)(
     browserTitle('When the owner merges a likely duplicate and unmerges it, then the API sees both, counted once'),
     async () => {
-      const { business, context, page } = await ownerSignedIn(javaScript);
+      const { business, context, page } = await ownerSignedIn(ctx, served, javaScript);
       const key = await buildApiKey(ctx.db, business.id, { scope: 'write' });
       const target = await buildSuggestion(ctx.db, business.id, { content: 'Please add oat milk for the flat whites' });
       const duplicate = await buildSuggestion(ctx.db, business.id, { content: 'Add oat milk for the flat whites!' });
@@ -84,7 +70,7 @@ describe.each([
   it.skipIf(!hasChromium)(
     browserTitle('When the duplicate was merged elsewhere meanwhile, then the page says why the merge is refused'),
     async () => {
-      const { business, context, page } = await ownerSignedIn(javaScript);
+      const { business, context, page } = await ownerSignedIn(ctx, served, javaScript);
       const key = await buildApiKey(ctx.db, business.id, { scope: 'write' });
       const target = await buildSuggestion(ctx.db, business.id, { content: 'Open earlier on Sundays' });
       const duplicate = await buildSuggestion(ctx.db, business.id, { content: 'Open earlier on Sunday please' });

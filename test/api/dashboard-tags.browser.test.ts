@@ -1,28 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
-import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
 import { buildApiKey, buildQrCode, buildSuggestion } from '../support/factories.js';
-import { browserTitle, expectAccessible, hasChromium, PHONE, useBrowserServer } from '../support/browser.js';
+import { browserTitle, expectAccessible, hasChromium, ownerSignedIn, useBrowserServer } from '../support/browser.js';
 
 const ctx = useTestApp();
 
 const served = useBrowserServer(ctx);
 const title = browserTitle;
-
-/** A new business, its owner signed in through the page, on its home (the inbox). */
-async function ownerSignedIn(javaScriptEnabled: boolean) {
-  const owner = await buildOwnerWithPassword(ctx.db);
-  const context = await served.browser.newContext({ viewport: PHONE, javaScriptEnabled, bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto(`${served.base}/app/sign-in`);
-  await page.getByLabel('Email').fill(owner.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForLoadState();
-  expect(new URL(page.url()).pathname).toBe(`/app/b/${owner.business.id}`);
-  return { ...owner, context, page };
-}
 
 /** Submits a form by its button and waits for the page it lands on, with its notice. */
 async function submit(page: Page, button: string, notice: string) {
@@ -43,7 +28,7 @@ describe.each([
       'When the owner defines tags in Settings and tags a suggestion on its page, then the API, the inbox and the public page show them',
     ),
     async () => {
-      const { business, context, page } = await ownerSignedIn(javaScript);
+      const { business, context, page } = await ownerSignedIn(ctx, served, javaScript);
       const key = await buildApiKey(ctx.db, business.id, { scope: 'read' });
       const qr = await buildQrCode(ctx.db, business.id);
       const s = await buildSuggestion(ctx.db, business.id, {

@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
-import { buildOwnerWithPassword, PASSWORD } from '../support/dashboard.js';
 import { buildApiKey, buildIssue, buildQrCode, buildSuggestion } from '../support/factories.js';
 import {
   browserTitle,
@@ -10,6 +9,7 @@ import {
   hasChromium,
   PHONE,
   SCREENSHOTS,
+  ownerSignedIn,
   useBrowserServer,
 } from '../support/browser.js';
 
@@ -17,20 +17,6 @@ const ctx = useTestApp();
 
 const served = useBrowserServer(ctx);
 const title = browserTitle;
-
-/** A new business, its owner signed in through the page, on its home (the inbox). */
-async function ownerSignedIn(javaScriptEnabled: boolean) {
-  const owner = await buildOwnerWithPassword(ctx.db);
-  const context = await served.browser.newContext({ viewport: PHONE, javaScriptEnabled, bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto(`${served.base}/app/sign-in`);
-  await page.getByLabel('Email').fill(owner.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForLoadState();
-  expect(new URL(page.url()).pathname).toBe(`/app/b/${owner.business.id}`);
-  return { ...owner, context, page };
-}
 
 describe.each([
   ['on', true],
@@ -49,7 +35,7 @@ describe.each([
   it.skipIf(!hasChromium)(
     title('When the owner changes the status of two suggestions at once, then the API and the event feed see it'),
     async () => {
-      const { business, context, page } = await ownerSignedIn(javaScript);
+      const { business, context, page } = await ownerSignedIn(ctx, served, javaScript);
       const key = await buildApiKey(ctx.db, business.id, { scope: 'read' });
       const a = await buildSuggestion(ctx.db, business.id, { content: 'Oat milk, please', customerName: 'Ana' });
       const b = await buildSuggestion(ctx.db, business.id, { content: 'More shade outside' });
@@ -89,7 +75,7 @@ describe.each([
   it.skipIf(!hasChromium)(
     title('When the owner approves a suggestion awaiting review on its page, then it appears on the public page'),
     async () => {
-      const { business, context, page } = await ownerSignedIn(javaScript);
+      const { business, context, page } = await ownerSignedIn(ctx, served, javaScript);
       const qr = await buildQrCode(ctx.db, business.id);
       const s = await buildSuggestion(ctx.db, business.id, {
         content: 'A rack for bicycles',
@@ -127,7 +113,7 @@ describe.each([
   it.skipIf(!hasChromium)(
     title('When the owner opens Issues, assigns an issue to themself and resolves it, then the page shows it resolved'),
     async () => {
-      const { business, owner, context, page } = await ownerSignedIn(javaScript);
+      const { business, owner, context, page } = await ownerSignedIn(ctx, served, javaScript);
       await buildIssue(ctx.db, business.id, { title: 'The card reader declines taps' });
       await page.getByRole('link', { name: 'Issues' }).click();
       await page.waitForLoadState();
@@ -154,7 +140,7 @@ describe.each([
       'When the owner creates a QR code, downloads its PNG, opens its print sheet and deactivates it, then each works',
     ),
     async () => {
-      const { context, page } = await ownerSignedIn(javaScript);
+      const { context, page } = await ownerSignedIn(ctx, served, javaScript);
       await page.getByRole('link', { name: 'QR codes' }).click();
       await page.waitForLoadState();
       await page.getByLabel('Label').fill('Terrace, table 4');
@@ -188,7 +174,7 @@ describe.each([
       'When the owner opens Analytics, then its SVG charts are drawn with their tables, and nothing comes from another host',
     ),
     async () => {
-      const { business, context, page } = await ownerSignedIn(javaScript);
+      const { business, context, page } = await ownerSignedIn(ctx, served, javaScript);
       const requested: string[] = [];
       page.on('request', (request) => requested.push(request.url()));
       await buildSuggestion(ctx.db, business.id, { sentiment: 'positive' });

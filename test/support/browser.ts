@@ -11,6 +11,7 @@ import { createApp } from '../../src/app.js';
 import type { Config } from '../../src/config/config.js';
 import { createRateLimiters } from '../../src/http/rate-limit.js';
 import { capturingLogger, type TestContext } from './app.js';
+import { buildOwnerWithPassword, PASSWORD } from './dashboard.js';
 
 /**
  * What the browser tests share: Debian's Chromium (playwright-core never downloads a browser), the
@@ -109,4 +110,21 @@ export function useBrowserServer(ctx: TestContext, config: (base: string) => Par
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return served;
+}
+
+/**
+ * A new business, its owner signed in through the sign-in page of `served` on a phone-sized page,
+ * landed on its home (the inbox).
+ */
+export async function ownerSignedIn(ctx: TestContext, served: BrowserServer, javaScriptEnabled: boolean) {
+  const owner = await buildOwnerWithPassword(ctx.db);
+  const context = await served.browser.newContext({ viewport: PHONE, javaScriptEnabled, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${served.base}/app/sign-in`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState();
+  expect(new URL(page.url()).pathname).toBe(`/app/b/${owner.business.id}`);
+  return { ...owner, context, page };
 }
