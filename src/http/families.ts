@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { ReadKind } from '../db/replicas.js';
+import type pg from 'pg';
+import type { ReadFor, ReadReplicas } from '../db/replicas.js';
 import type { Reply } from './reply.js';
 import { defineRoute, type Method, type Route, type RouteContext, type RouteDoc, type RouteSpec } from './route.js';
 
@@ -72,11 +73,16 @@ export function defineFamilies<
 }
 
 /**
- * Whether a list may be read on a replica, and as what (docs/decisions.md, "Read replicas"): a search
- * (`q`) in either family, and the dashboard family's lists; the /api/v1 lists without `q` stay on the
- * primary.
+ * A list's rows, read where they may be (docs/decisions.md, "Read replicas"): a search (`q`) in either
+ * family and the dashboard family's lists on a replica that may answer the business; the /api/v1
+ * lists without `q` on the request's own connection (`db`).
  */
-export function listReadKind(family: Family, q: string | undefined): ReadKind | undefined {
-  if (q !== undefined) return 'search';
-  return family === 'business' ? 'dashboard' : undefined;
+export function readList<T>(
+  reads: ReadReplicas,
+  business: ReadFor,
+  list: { family: Family; q: string | undefined; db: pg.Pool },
+  work: (pool: pg.Pool) => Promise<T>,
+): Promise<T> {
+  const kind = list.q !== undefined ? 'search' : list.family === 'business' ? 'dashboard' : undefined;
+  return kind ? reads.read(business, kind, work) : work(list.db);
 }

@@ -1,5 +1,5 @@
 import { cachedList } from '../http/cached-list.js';
-import { defineFamilies, listReadKind } from '../http/families.js';
+import { defineFamilies, readList } from '../http/families.js';
 import { envelopeOf, listRequest } from '../http/params.js';
 import { created, ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
@@ -48,10 +48,10 @@ const list = defineFamilies({
   handler: ({ principal, query, services, db, family, present }) =>
     cachedList(services.lists, principal, `${family} issues ${JSON.stringify(query)}`, async () => {
       const { page, filter } = listRequest(query);
-      // Searches and the dashboard's lists may be read on a replica; the cache stays exact (src/http/cached-list.ts).
-      const list = (pool: typeof db) => listIssues(pool, principal.businessId, issueFilter(filter), page);
-      const kind = listReadKind(family, query.q);
-      const result = await (kind ? services.reads.read(principal, kind, list) : list(db));
+      // The cache stays exact whichever database answers (src/http/cached-list.ts).
+      const result = await readList(services.reads, principal, { family, q: query.q, db }, (pool) =>
+        listIssues(pool, principal.businessId, issueFilter(filter), page),
+      );
       return envelopeOf(query, result.rows.map(present), result.total);
     }),
 });
