@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
-import { formTokenIn } from '../support/dashboard.js';
+import { formTokenIn, postPageForm } from '../support/dashboard.js';
 import { buildIssue, buildLocation, buildQrCode, buildSuggestion, buildTeam } from '../support/factories.js';
 
 const ctx = useTestApp();
@@ -21,14 +21,7 @@ function expectPage(res: supertest.Response, status: number) {
 }
 
 /** Posts a form of the page `from`, with its token, as the page would. */
-async function post(agent: supertest.Agent, from: string, action: string, fields: Record<string, string | string[]>) {
-  const page = await agent.get(from);
-  return agent
-    .post(action)
-    .set('Origin', ORIGIN)
-    .type('form')
-    .send({ _csrf: formTokenIn(page.text), ...fields });
-}
+const post = postPageForm;
 
 const readJson = async (t: Team, id: string) =>
   (await ctx.request().get(`/api/v1/suggestions/${id}`).set('X-API-Key', t.read)).body as {

@@ -9,6 +9,7 @@ import {
   formTokenIn,
   PASSWORD,
   setCookie,
+  postPageForm,
   signInThroughPage,
 } from '../support/dashboard.js';
 import { buildTeam, buildTenant, buildUser, uniqueEmail } from '../support/factories.js';
@@ -417,14 +418,8 @@ describe('Settings: the business and its locations', () => {
   const settings = (businessId: string) => `/app/b/${businessId}/settings`;
 
   /** Posts a form of the settings page, with the page's token. */
-  async function post(agent: supertest.Agent, businessId: string, action: string, fields: Record<string, string>) {
-    const page = await agent.get(settings(businessId));
-    return agent
-      .post(action)
-      .set('Origin', ORIGIN)
-      .type('form')
-      .send({ _csrf: formTokenIn(page.text), ...fields });
-  }
+  const post = (agent: supertest.Agent, businessId: string, action: string, fields: Record<string, string>) =>
+    postPageForm(agent, settings(businessId), action, fields);
 
   it('When an admin renames the business and turns Approval required on, then the API reads the same', async () => {
     const team = await buildTeam(ctx.db);
@@ -551,14 +546,7 @@ describe('Team', () => {
   const team = (businessId: string) => `/app/b/${businessId}/team`;
 
   /** Posts a form of the team page (or the page `from`), with its token. */
-  async function post(agent: supertest.Agent, from: string, action: string, fields: Record<string, string> = {}) {
-    const page = await agent.get(from);
-    return agent
-      .post(action)
-      .set('Origin', ORIGIN)
-      .type('form')
-      .send({ _csrf: formTokenIn(page.text), ...fields });
-  }
+  const post = postPageForm;
 
   const teamJson = async (t: Awaited<ReturnType<typeof buildTeam>>) =>
     (await ctx.request().get(`/businesses/${t.business.id}/team`).set('Authorization', `Bearer ${t.ownerToken}`))
@@ -660,14 +648,7 @@ describe('Team', () => {
 describe('Settings > Integrations > Webhooks', () => {
   const webhooks = (businessId: string) => `/app/b/${businessId}/integrations/webhooks`;
 
-  async function post(agent: supertest.Agent, from: string, action: string, fields: Record<string, unknown> = {}) {
-    const page = await agent.get(from);
-    return agent
-      .post(action)
-      .set('Origin', ORIGIN)
-      .type('form')
-      .send({ _csrf: formTokenIn(page.text), ...fields });
-  }
+  const post = postPageForm;
 
   it('When a member opens Webhooks or adds an endpoint, then both are refused', async () => {
     const t = await buildTeam(ctx.db);

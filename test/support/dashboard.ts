@@ -24,6 +24,24 @@ export async function buildOwnerWithPassword(db: Database, overrides: { name?: s
   return { business, owner, email, password: PASSWORD };
 }
 
+/** The service's own origin as the test apps are configured (PUBLIC_BASE_URL's default): where its pages post from. */
+const ORIGIN = 'http://localhost:3000';
+
+/** Opens the page `from` and posts one of its forms to `action`, with the page's token, as a browser would. */
+export async function postPageForm(
+  agent: supertest.Agent,
+  from: string,
+  action: string,
+  fields: Record<string, unknown> = {},
+): Promise<supertest.Response> {
+  const page = await agent.get(from);
+  return agent
+    .post(action)
+    .set('Origin', ORIGIN)
+    .type('form')
+    .send({ _csrf: formTokenIn(page.text), ...fields });
+}
+
 /** The form token a dashboard page put in its forms. */
 export function formTokenIn(html: string): string {
   const match = /name="_csrf" value="([^"]+)"/.exec(html);
