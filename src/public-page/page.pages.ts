@@ -7,7 +7,8 @@ import { idParam } from '../http/params.js';
 import type { Services } from '../http/route.js';
 import type { CodeTarget } from './page.repository.js';
 import { toPublicSuggestion } from './page.presenter.js';
-import { feedbackForm, followForm, followLinkQuery, pageQuery, qrCodeParam, voteForm } from './page.schemas.js';
+import { feedbackForm, followForm, pageQuery, qrCodeParam, voteForm } from './page.schemas.js';
+import { addFollowLinkPages } from './page.follow.js';
 import {
   assertHumanPost,
   assertSameOrigin,
@@ -30,13 +31,8 @@ import {
   windowKey,
 } from './page.service.js';
 import { pagePolicy } from '../http/pages.js';
-import { ASSETS, renderFollowPage, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
-import {
-  confirmFollowLink,
-  followSuggestion,
-  readUnsubscribeLink,
-  unsubscribeLink,
-} from '../follows/follow.service.js';
+import { ASSETS, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
+import { followSuggestion } from '../follows/follow.service.js';
 
 type Budget = (kind: 'read' | 'write', answer: 'json' | 'html') => RequestHandler;
 
@@ -319,79 +315,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.redirect(303, `/f/${code}?followed=1&${back}#s-${id}`);
   });
 
-  addFollowLinkPages(router, services, read);
+  addFollowLinkPages(router, services, { budget: read, policy, formBody });
 
   router.use(pageErrors);
   return router;
-}
-
-/**
- * The pages a follower's links lead to. Opening a link (a GET, which mail scanners also send) only
- * shows a button; the POST acts. The unsubscribe URL also takes RFC 8058's one-click POST
- * (`List-Unsubscribe=One-Click`), from a mail client with no page and no sign-in: no origin check.
- */
-function addFollowLinkPages(router: Router, services: Services, budget: RequestHandler) {
-  const pool = services.db.pool;
-  const linkQuery = (req: Request) => {
-    const query = followLinkQuery.safeParse(req.query);
-    if (!query.success) throw new HttpError(404, 'This link is not valid', 'NOT_FOUND');
-    return query.data;
-  };
-  const url = (path: string, token: string, all = false) =>
-    `${path}?token=${encodeURIComponent(token)}${all ? '&all=1' : ''}`;
-
-  router.get('/follow/confirm', policy, budget, (req, res) => {
-    const { token } = linkQuery(req);
-    res
-      .type('html')
-      .send(
-        renderFollowPage(
-          'Follow this suggestion',
-          'Press the button to confirm your address and follow the suggestion.',
-          [{ url: url('/follow/confirm', token), label: 'Confirm and follow' }],
-        ),
-      );
-  });
-
-  router.post('/follow/confirm', policy, budget, formBody, async (req, res) => {
-    const { businessName } = await confirmFollowLink(pool, linkQuery(req).token);
-    res
-      .type('html')
-      .send(
-        renderFollowPage(
-          'You are following this suggestion',
-          `${businessName} will email you when it moves. Every email has a link to stop them.`,
-        ),
-      );
-  });
-
-  router.get('/follow/unsubscribe', policy, budget, async (req, res) => {
-    const { token } = linkQuery(req);
-    const link = await readUnsubscribeLink(pool, token);
-    if (!link) {
-      res.type('html').send(renderFollowPage('You are unsubscribed', 'This address gets no more emails about it.'));
-      return;
-    }
-    res.type('html').send(
-      renderFollowPage('Unsubscribe', `Stop the emails ${link.businessName} sends you about suggestions you follow.`, [
-        { url: url('/follow/unsubscribe', token), label: 'Stop emails about this suggestion' },
-        { url: url('/follow/unsubscribe', token, true), label: `Stop all emails from ${link.businessName}` },
-      ]),
-    );
-  });
-
-  router.post('/follow/unsubscribe', policy, budget, formBody, async (req, res) => {
-    const { token, all } = linkQuery(req);
-    await unsubscribeLink(pool, token, all === '1');
-    res
-      .type('html')
-      .send(
-        renderFollowPage(
-          'You are unsubscribed',
-          all === '1'
-            ? 'This address gets no more emails from this business, and is forgotten.'
-            : 'This address gets no more emails about this suggestion, and is forgotten for it.',
-        ),
-      );
-  });
 }
