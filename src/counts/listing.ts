@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.js';
+import { querySql, type Queryable } from '../db/database.js';
 import { findPageWithTotal, orderAndPage, type PageRequest } from '../db/paging.js';
 import { whereClause, type Condition, type SqlQuery } from '../db/where.js';
 import { SEARCH_CONDITION, searchRank } from '../shared/search.js';
@@ -14,8 +14,10 @@ import {
 /**
  * A filter field: its condition, constant SQL with one `?` for the value, and what can count it
  * (count-plan.ts). A `key` condition is also run on the counters, whose dimensions bear the same names.
+ * `per-value` marks a condition whose best plan depends on its value (how many rows carry a tag or a
+ * word): a list or count with it set is planned for its values each time (querySql).
  */
-export type FilterField = readonly [sql: string, kind: FilterKind];
+export type FilterField = readonly [sql: string, kind: FilterKind, plan?: 'per-value'];
 
 /** The filter fields of every list: bounds on the creation time, and the search. */
 export interface ListFilter {
@@ -34,7 +36,7 @@ export const LIST_FILTER_FIELDS: Record<keyof ListFilter, FilterField> = {
   since: ['created_at > ?', 'after'],
   createdFrom: ['created_at >= ?', 'from'],
   createdUntil: ['created_at <= ?', 'rows'],
-  q: [SEARCH_CONDITION, 'rows'],
+  q: [SEARCH_CONDITION, 'rows', 'per-value'],
 };
 
 /** `relevance` ranks by the search (the filter's `q`); every other sort is a column. */
@@ -95,6 +97,9 @@ export function defineListing<Row extends { id: string }, Filter extends ListFil
       return [spec.filters[field][0], on === 'rows' ? filter[field] === true : undefined];
     });
 
+  const perValueFields = fields.filter((field) => spec.filters[field][2] === 'per-value');
+  const perValue = (filter: Filter): boolean => perValueFields.some((field) => filter[field] !== undefined);
+
   /**
    * The list query as text and parameters, reading `columns`; given `params`, its values are appended
    * to them (see whereClause).
@@ -115,6 +120,7 @@ export function defineListing<Row extends { id: string }, Filter extends ListFil
     ${sql}
     ${orderAndPage(sortSql, page, params)}`,
       params,
+      perValue: perValue(filter),
     };
   }
 
@@ -147,7 +153,8 @@ export function defineListing<Row extends { id: string }, Filter extends ListFil
       select(businessId, filter, page, [], Object.values(spec.recordFields).join(', ')),
     async count(db, businessId, filter) {
       const params: unknown[] = [];
-      const { rows } = await db.query<{ total: number }>(totalSql(businessId, filter, params), params);
+      const sql = totalSql(businessId, filter, params);
+      const { rows } = await querySql<{ total: number }>(db, { sql, params, perValue: perValue(filter) });
       return rows[0]!.total;
     },
     findPage(db, businessId, filter, page) {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { SqlQuery } from './where.js';
 
 /** Anything that runs a query: the pool, or a client inside a transaction. */
 export type Queryable = Pick<pg.Pool, 'query'>;
@@ -43,7 +44,8 @@ function statementName(text: string): string {
  * A client that runs every parameterised query as a named prepared statement: PostgreSQL parses it
  * once per connection and, once it has seen that a generic plan does as well, stops planning it.
  * Query texts are constants with `$n` placeholders (values never go into the text), so there are as
- * many statements as code paths. Queries without values (BEGIN, migrations) run as they are.
+ * many statements as code paths. Queries without values (BEGIN, migrations), and those given as a
+ * QueryConfig (querySql's per-value statements), run as they are.
  */
 class PreparingClient extends pg.Client {
   // One implementation for all of pg's overloads; only (text, values[, callback]) changes.
@@ -55,6 +57,22 @@ class PreparingClient extends pg.Client {
     }
     return query(...args);
   }
+}
+
+/**
+ * Runs a built statement: as a prepared statement, or, when `perValue`, planned for its values every
+ * time it runs (an unnamed statement; a prepared one settles on a generic plan after five runs). For
+ * filters whose best plan depends on the value: a page of a business's newest rows carrying a tag on
+ * one row in twenty is found fastest by walking the creation-time index, one on one row in ten
+ * thousand by the tag's GIN index; the generic plan, estimating every tag alike, read all 10,000
+ * matches through the GIN index and sorted them for the first (47 ms against 12 ms for the plain page
+ * at 200,000 suggestions; planned for its value, under 1 ms). Planning costs a fraction of a millisecond.
+ */
+export function querySql<Row extends pg.QueryResultRow>(
+  db: Queryable,
+  { sql, params, perValue = false }: SqlQuery,
+): Promise<pg.QueryResult<Row>> {
+  return perValue ? db.query<Row>({ text: sql, values: params }) : db.query<Row>(sql, params);
 }
 
 /**

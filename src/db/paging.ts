@@ -1,5 +1,5 @@
 import type { SortOrder } from '../shared/schemas.js';
-import type { Queryable } from './database.js';
+import { querySql, type Queryable } from './database.js';
 import type { SqlQuery } from './where.js';
 
 export interface PageRequest<Sort extends string = string> {
@@ -32,13 +32,13 @@ export async function findPageWithTotal<Row extends { id: string }>(
   totalSql: string,
   list: SqlQuery,
 ): Promise<{ rows: Row[]; total: number }> {
-  const { rows } = await db.query<Row & { total: number }>(
-    /* sql */ `
+  const { rows } = await querySql<Row & { total: number }>(db, {
+    ...list,
+    sql: /* sql */ `
     SELECT t.total, p.*
     FROM (${totalSql}) AS t
     LEFT JOIN LATERAL (${list.sql}) AS p ON true`,
-    list.params,
-  );
+  });
   const first = rows[0]!;
   return { rows: first.id === null ? [] : rows, total: first.total };
 }

@@ -8,6 +8,8 @@ export type Condition = readonly [sql: string, value: unknown];
 export interface SqlQuery {
   sql: string;
   params: unknown[];
+  /** Planned for its values each time it runs, never with a prepared statement's generic plan (see querySql). */
+  perValue?: boolean;
 }
 
 /**

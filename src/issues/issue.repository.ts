@@ -48,7 +48,7 @@ const issues = defineListing<IssueRow, IssueFilter, keyof typeof SORT_COLUMNS>({
     status: ['status = ?', 'key'],
     priority: ['priority = ?', 'key'],
     assigneeId: ['assignee_id = ?', 'key'],
-    tag: [TAG_CONDITION, 'tag'],
+    tag: [TAG_CONDITION, 'tag', 'per-value'],
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,

@@ -54,7 +54,7 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     reviewState: ['review_state = ?', 'rows'],
     locationId: ['location_id = ?', 'rows'],
     include_merged: ['(merged_into IS NULL OR ?::boolean)', 'shown'],
-    tag: [TAG_CONDITION, 'tag'],
+    tag: [TAG_CONDITION, 'tag', 'per-value'],
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
