@@ -39,49 +39,72 @@ export interface ClaimOptions {
 }
 
 /**
- * Due rows looked at per claim, oldest first: several times the claim's size, so that an endpoint at
- * its limit with a long backlog cannot hide the others' deliveries behind its own.
- */
-const SCAN_FACTOR = 8;
-
-/**
  * Takes up to `limit` due deliveries of active endpoints, at most `perEndpoint` in flight per endpoint
  * with those this worker is already sending, and pushes each one's next attempt `leaseMs` ahead: other
  * workers skip the rows while they are locked and leave them alone during the lease, and take them
- * again after it if this worker died while sending. Endpoints already at their limit are passed over
- * in the scan, so a slow endpoint's backlog never stands in front of another endpoint's delivery.
+ * again after it if this worker died while sending.
+ *
+ * Endpoint by endpoint, so that no backlog stands in front of another endpoint's delivery: the
+ * endpoints with pending deliveries are found one index descent each (a loose scan of
+ * `webhook_deliveries_endpoint_due_idx`, migration 0031), which also gives each one's oldest pending
+ * delivery; those with room and a due delivery are taken oldest head first, and each gives its oldest
+ * due rows up to its room. The cost grows with the endpoints that have pending deliveries, never with
+ * how many each has: a scan of the due rows in time order, skipping those of endpoints at their limit,
+ * walked the whole backlog of a neighbour whose endpoints hang on every claim (3 ms a claim at 3,000
+ * rows, 7 at 10,000; 0.6 ms this way), and the worker, which claims as each send ends, fell behind.
  */
 export async function claimDueDeliveries(db: Queryable, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const { now, limit, leaseMs, perEndpoint, sending, businessIds } = options;
   const { rows } = await db.query<ClaimedDelivery>(
     /* sql */ `
+    WITH RECURSIVE head AS (
+      (SELECT endpoint_id, next_attempt_at
+       FROM webhook_deliveries
+       WHERE status = 'pending'
+       ORDER BY endpoint_id, next_attempt_at
+       LIMIT 1)
+      UNION ALL
+      SELECT next.endpoint_id, next.next_attempt_at
+      FROM head
+      CROSS JOIN LATERAL (
+        SELECT d.endpoint_id, d.next_attempt_at
+        FROM webhook_deliveries AS d
+        WHERE d.status = 'pending'
+          AND d.endpoint_id > head.endpoint_id
+        ORDER BY d.endpoint_id, d.next_attempt_at
+        LIMIT 1
+      ) AS next
+    ),
+    ready AS (
+      SELECT head.endpoint_id,
+        $7::integer - COALESCE(($6::integer[])[array_position($5::uuid[], head.endpoint_id)], 0) AS room
+      FROM head
+      JOIN webhook_endpoints AS target ON target.id = head.endpoint_id
+      WHERE head.next_attempt_at <= $1::timestamptz
+        AND target.active
+        AND ($4::uuid[] IS NULL OR target.business_id = ANY ($4::uuid[]))
+        AND COALESCE(($6::integer[])[array_position($5::uuid[], head.endpoint_id)], 0) < $7::integer
+      ORDER BY head.next_attempt_at
+      LIMIT $3
+    )
     UPDATE webhook_deliveries AS d
     SET attempts = d.attempts + 1,
         next_attempt_at = $1::timestamptz + make_interval(secs => $2::double precision / 1000)
     FROM webhook_endpoints AS e
     WHERE d.id IN (
-        SELECT ranked.id
-        FROM (
-          SELECT candidate.id, candidate.next_attempt_at, candidate.room,
-            row_number() OVER (PARTITION BY candidate.endpoint_id ORDER BY candidate.next_attempt_at, candidate.id)
-              AS place
-          FROM (
-            SELECT due.id, due.endpoint_id, due.next_attempt_at,
-              $7::integer - COALESCE(($6::integer[])[array_position($5::uuid[], due.endpoint_id)], 0) AS room
-            FROM webhook_deliveries AS due
-            JOIN webhook_endpoints AS target ON target.id = due.endpoint_id
-            WHERE due.status = 'pending'
-              AND due.next_attempt_at <= $1::timestamptz
-              AND target.active
-              AND ($4::uuid[] IS NULL OR due.business_id = ANY ($4::uuid[]))
-              AND COALESCE(($6::integer[])[array_position($5::uuid[], due.endpoint_id)], 0) < $7::integer
-            ORDER BY due.next_attempt_at
-            LIMIT $3::integer * ${SCAN_FACTOR}
-            FOR UPDATE OF due SKIP LOCKED
-          ) AS candidate
-        ) AS ranked
-        WHERE ranked.place <= ranked.room
-        ORDER BY ranked.next_attempt_at
+        SELECT due.id
+        FROM ready
+        CROSS JOIN LATERAL (
+          SELECT c.id, c.next_attempt_at
+          FROM webhook_deliveries AS c
+          WHERE c.endpoint_id = ready.endpoint_id
+            AND c.status = 'pending'
+            AND c.next_attempt_at <= $1::timestamptz
+          ORDER BY c.next_attempt_at, c.id
+          LIMIT ready.room
+          FOR UPDATE SKIP LOCKED
+        ) AS due
+        ORDER BY due.next_attempt_at
         LIMIT $3
       )
       AND e.id = d.endpoint_id
