@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildIssue, buildTenant } from '../support/factories.js';
+import { COMMENT_FIELDS } from '../support/spec-fields.js';
 
 const ctx = useTestApp();
 type Tenant = Awaited<ReturnType<typeof buildTenant>>;
@@ -27,15 +28,7 @@ describe.each(parents)('comments on %s', (path, entityType, makeParent) => {
       .set('X-API-Key', t.write)
       .send({ content: 'On it' });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual([
-      'id',
-      'entity_type',
-      'entity_id',
-      'content',
-      'author_id',
-      'created_at',
-      'merged_from',
-    ]);
+    expect(Object.keys(res.body)).toEqual(COMMENT_FIELDS);
     expect(res.body).toMatchObject({
       entity_type: entityType,
       entity_id: id,
@@ -65,15 +58,7 @@ describe.each(parents)('comments on %s', (path, entityType, makeParent) => {
       '[via API: Zapier sync] two',
       '[via API: Zapier sync] three',
     ]);
-    expect(Object.keys(res.body.data[0])).toEqual([
-      'id',
-      'entity_type',
-      'entity_id',
-      'content',
-      'author_id',
-      'created_at',
-      'merged_from',
-    ]);
+    expect(Object.keys(res.body.data[0])).toEqual(COMMENT_FIELDS);
     const desc = await ctx
       .request()
       .get(`/api/v1/${path}/${id}/comments?order=desc&limit=2&page=1`)

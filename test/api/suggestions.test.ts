@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildBusiness, buildLocation, buildTenant } from '../support/factories.js';
-import { SPEC_SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
+import { COMMENT_FIELDS, SPEC_SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
 
 const ctx = useTestApp();
 
@@ -260,15 +260,7 @@ describe('POST /api/v1/suggestions/:id/comments', () => {
       .set('X-API-Key', t.write)
       .send({ content: '  Thanks, we are on it  ' });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual([
-      'id',
-      'entity_type',
-      'entity_id',
-      'content',
-      'author_id',
-      'created_at',
-      'merged_from',
-    ]);
+    expect(Object.keys(res.body)).toEqual(COMMENT_FIELDS);
     expect(res.body).toMatchObject({
       entity_type: 'suggestion',
       entity_id: created.id,

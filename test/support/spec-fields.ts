@@ -32,3 +32,6 @@ export const SPEC_ISSUE_LIST_FIELDS = [
   'created_at',
   'updated_at',
 ];
+
+/** A comment as the API shows it (spec 2.3), and where a merge moved it from (issue 33: `merged_from`). */
+export const COMMENT_FIELDS = ['id', 'entity_type', 'entity_id', 'content', 'author_id', 'created_at', 'merged_from'];
