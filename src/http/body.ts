@@ -19,6 +19,42 @@ const malformedJson = () => new HttpError(400, 'Malformed JSON in request body',
 const JSON_WHITESPACE = /^[ \t\n\r]*/;
 
 /**
+ * How deep a JSON body may nest objects and arrays. No request the API takes goes past 4 levels; the
+ * bound is what lets every walk over a body (the Unicode check, zod, the idempotency fingerprint) be
+ * safe from a small body nested thousands deep, which would otherwise overflow the stack of any
+ * recursive walk and hold the event loop for every business.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+const OPENING = 0x7b; // {
+const OPENING_ARRAY = 0x5b; // [
+const CLOSING = 0x7d; // }
+const CLOSING_ARRAY = 0x5d; // ]
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * True when the JSON text nests deeper than the limit: one pass over its characters, outside strings,
+ * before anything parses or walks it. Malformed text is left for JSON.parse to refuse.
+ */
+export function nestsTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPENING || code === OPENING_ARRAY) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (code === CLOSING || code === CLOSING_ARRAY) depth -= 1;
+  }
+  return false;
+}
+
+/**
  * JSON as RFC 8259 exchanges it: UTF-8 (a leading byte-order mark is ignored), an object or an array
  * at the top. Bytes that are not UTF-8 are kept as lone surrogates, so validation names the field
  * they are in (src/shared/unicode.ts) rather than the text silently changing to U+FFFD.
@@ -28,6 +64,9 @@ export function parseJsonBody(bytes: Buffer): unknown {
   const text = decodeUtf8(bytes).replace(/^\uFEFF/, '');
   const first = text.charAt(JSON_WHITESPACE.exec(text)![0].length);
   if (first !== '{' && first !== '[') throw malformedJson();
+  if (nestsTooDeep(text)) {
+    throw new HttpError(400, `JSON in request body nests deeper than ${MAX_JSON_DEPTH} levels`, 'BODY_TOO_DEEP');
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

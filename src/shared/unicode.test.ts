@@ -44,6 +44,18 @@ describe('findMalformedText', () => {
     expect(findMalformedText({ ['k\ud800']: 1 })).toEqual(['k\ufffd']);
     expect(findMalformedText('\ud83d')).toEqual([]);
   });
+
+  it('When a value nests far deeper than any stack allows, then the walk still finds the bad string', () => {
+    let value: unknown = ['\udc00'];
+    for (let depth = 0; depth < 100_000; depth += 1) value = { a: value };
+    const path = findMalformedText(value);
+    expect(path).toHaveLength(100_001);
+    expect(path?.at(-1)).toBe(0);
+  });
+
+  it('When two fields are malformed, then the first in document order is named', () => {
+    expect(findMalformedText({ a: ['ok', { b: '\ud800' }], c: '\ud800' })).toEqual(['a', 1, 'b']);
+  });
 });
 
 describe('hasVisibleText', () => {

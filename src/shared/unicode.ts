@@ -60,22 +60,41 @@ export function decodeUtf8(bytes: Buffer): string {
 
 /**
  * Where in a parsed JSON value the first string (or object key) that is not valid Unicode is, as a
- * path (`['items', 0, 'name']`); undefined when every string is well formed.
+ * path (`['items', 0, 'name']`); undefined when every string is well formed. It walks with a stack of
+ * its own, not by recursion, so no shape of input can overflow the call stack (bodies are also bounded
+ * in depth before they are parsed: src/http/body.ts).
  */
-export function findMalformedText(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
-  if (typeof value === 'string') return value.isWellFormed() ? undefined : path;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findMalformedText(item, [...path, index]);
-      if (found) return found;
-    }
-    return undefined;
+export function findMalformedText(value: unknown): (string | number)[] | undefined {
+  // Each pending value knows its parent, so a path is built once, for the value found (copying a
+  // path per value would cost the square of the depth).
+  interface Step {
+    value: unknown;
+    key?: string | number;
+    parent?: Step;
   }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (!key.isWellFormed()) return [...path, key.toWellFormed()];
-      const found = findMalformedText(item, [...path, key]);
-      if (found) return found;
+  const pathTo = (step: Step | undefined, last?: string): (string | number)[] => {
+    const path: (string | number)[] = last === undefined ? [] : [last];
+    for (let at = step; at?.key !== undefined; at = at.parent) path.push(at.key);
+    return path.reverse();
+  };
+  // Depth first, in document order: the children of a value are pushed last-first.
+  const pending: Step[] = [{ value }];
+  for (let step = pending.pop(); step !== undefined; step = pending.pop()) {
+    const item = step.value;
+    if (typeof item === 'string') {
+      if (!item.isWellFormed()) return pathTo(step);
+    } else if (Array.isArray(item)) {
+      for (let index = item.length - 1; index >= 0; index -= 1)
+        pending.push({ value: item[index], key: index, parent: step });
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item as Record<string, unknown>);
+      // A malformed key is named as soon as its object is reached, before the values inside it.
+      const badKey = entries.find(([key]) => !key.isWellFormed());
+      if (badKey) return pathTo(step, badKey[0].toWellFormed());
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const [key, child] = entries[index]!;
+        pending.push({ value: child, key, parent: step });
+      }
     }
   }
   return undefined;

@@ -105,6 +105,43 @@ describe('paths that do not decode', () => {
   });
 });
 
+describe('bodies nested too deep', () => {
+  const arrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+  const objects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+
+  it.each([
+    ['arrays 6,000 deep (12 KB)', arrays(6_000)],
+    ['objects 10,000 deep', objects(10_000)],
+    ['arrays one level past the limit', arrays(33)],
+    ['brackets past the limit behind a string holding brackets and quotes', `{"x":"]]]\\"}}","y":${arrays(33)}}`],
+  ])('When a body nests %s, then every JSON route answers 400 before any credential is read', async (_label, body) => {
+    const t = await buildTeam(ctx.db);
+    const before = ctx.logs.length;
+    for (const { path, headers } of jsonRoutes(t)) {
+      const res = await ctx.request().post(path).set(headers).set('Content-Type', 'application/json').send(body);
+      expect(res.status, `${path}: ${res.text}`).toBe(400);
+      expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'BODY_TOO_DEEP' });
+      expect(res.body.message).toMatch(/32 levels/);
+    }
+    // no error-level line (pino level 50): a client's body is never a server failure
+    expect(ctx.logs.slice(before).join('')).not.toMatch(/"level":50/);
+  });
+
+  it('When a body nests exactly to the limit, then it is parsed and validated as usual', async () => {
+    const t = await buildTeam(ctx.db);
+    // 32 levels: the top object, then 31 arrays in a field the schema does not take
+    const res = await ctx
+      .request()
+      .post('/api/v1/suggestions')
+      .set('X-API-Key', t.write)
+      .send(`{"content":"Deep but fine","extra":${arrays(31)}}`)
+      .set('Content-Type', 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.message).toMatch(/extra/);
+  });
+});
+
 describe('uploads cut short', () => {
   it('When a client aborts an upload mid-body, then it is logged as a client abort, not as a failure', async () => {
     const t = await buildTeam(ctx.db);

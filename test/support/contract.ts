@@ -46,7 +46,7 @@ const OUTSIDE_THE_API = /^\/(docs(\/|$)|f\/|assets\/|$)/;
  * Anything else (a 200, a 400 about a query parameter, a 404 about an id) means an undocumented route.
  */
 const BEFORE_ROUTING: Record<number, readonly string[] | 'any'> = {
-  400: ['MALFORMED_JSON', 'MALFORMED_BODY', 'MALFORMED_PATH'],
+  400: ['MALFORMED_JSON', 'BODY_TOO_DEEP', 'MALFORMED_BODY', 'MALFORMED_PATH'],
   401: 'any',
   403: 'any',
   404: ['ROUTE_NOT_FOUND'],
