@@ -15,6 +15,10 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
  */
 const readBytes = express.raw({ type: () => true, limit: BODY_LIMIT });
 
+/** As body-parser marks a client that went away mid-body: the error handler logs it as such, at info. */
+const clientGone = () =>
+  Object.assign(new Error('the client closed the connection before its body was read'), { type: 'request.aborted' });
+
 const malformedJson = () => new HttpError(400, 'Malformed JSON in request body', 'MALFORMED_JSON');
 const JSON_WHITESPACE = /^[ \t\n\r]*/;
 
@@ -90,8 +94,11 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   }
   readBytes(req, res, (err?: unknown) => {
     if (err) return next(err);
+    // body-parser reads nothing from a request that is already over: its client closed the connection
+    // right after sending (or during) the body. Nobody is left to answer, and nothing went wrong here.
+    if (!Buffer.isBuffer(req.body)) return next(clientGone());
     try {
-      req.body = parseJsonBody(req.body as Buffer);
+      req.body = parseJsonBody(req.body);
     } catch (parseError) {
       return next(parseError);
     }

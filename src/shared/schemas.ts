@@ -138,7 +138,7 @@ export const optionalText = (max: number) =>
  * no bidi embedding, override or isolate (src/shared/unicode.ts). Checked before trimming, so the
  * document's pattern says exactly what is refused.
  */
-const ONE_LINE = [
+export const ONE_LINE = [
   isOneLine,
   { message: 'must be one line: no line breaks, control characters or bidi overrides' },
 ] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneLine, patchBody } from '../shared/schemas.js';
+import { ONE_LINE, oneLine, patchBody } from '../shared/schemas.js';
 import { TAG_NAME_MAX, TAGS_PER_ITEM_MAX, tagColor } from './tag.columns.js';
 
 /** The colour of a tag made without one: a neutral grey. */
@@ -58,8 +58,10 @@ export const TAG_FILTER_NOTE =
   'with commas (`tag=terrace,coffee`); names match ignoring case, and one the business has not defined ' +
   'matches nothing. Combines with `q` and every other filter (all must match)';
 
+/** A name as a tag's can be: one line (a NUL or a line break can never match, and the database refuses a NUL). */
 const filterName = z
   .string()
+  .refine(...ONE_LINE)
   .trim()
   .min(1, 'must name a tag')
   .max(TAG_NAME_MAX)

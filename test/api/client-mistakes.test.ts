@@ -166,4 +166,34 @@ describe('uploads cut short', () => {
       server.close();
     }
   });
+
+  it('When clients close the connection right after sending a whole JSON body, then nothing is logged as a failure', async () => {
+    const t = await buildTeam(ctx.db);
+    const server = ctx.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const ids = ['closed-after-body-1', 'closed-after-body-2', 'closed-after-body-3'];
+      for (const id of ids) {
+        const socket = net.connect(port, '127.0.0.1');
+        await once(socket, 'connect');
+        const body = JSON.stringify({ content: `Sent, then gone (${id})` });
+        socket.write(
+          'POST /api/v1/suggestions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+            `X-API-Key: ${t.write}\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        socket.destroy();
+      }
+      const lines = () => ctx.logs.filter((line) => ids.some((id) => line.includes(id)));
+      // each request is over once its line is logged (the answer, or the abort); bounded wait
+      const deadline = Date.now() + 10_000;
+      const done = () => ids.every((id) => lines().some((line) => line.includes(id) && /"msg":"request/.test(line)));
+      while (!done() && Date.now() < deadline) await sleep(20);
+      await sleep(200);
+      expect(done()).toBe(true);
+      expect(lines().join('')).not.toMatch(/TypeError|"statusCode":500|"level":50/);
+    } finally {
+      server.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { formTokenIn, postPageForm } from '../support/dashboard.js';
-import { buildIssue, buildLocation, buildQrCode, buildSuggestion, buildTeam } from '../support/factories.js';
+import { buildIssue, buildLocation, buildQrCode, buildSuggestion, buildTag, buildTeam } from '../support/factories.js';
 
 const ctx = useTestApp();
 
@@ -150,6 +150,23 @@ describe('the inbox', () => {
     const paging = await withSession(t.member.token).get(home(t)).query({ limit: '1000' });
     expectPage(paging, 400);
     expect(paging.text).toContain('The page size');
+  });
+
+  it('When a tag or search filter holds a NUL, then the inbox is a 400 page with the filter marked, never a 500', async () => {
+    const t = await buildTeam(ctx.db);
+    await buildTag(ctx.db, t.business.id, { name: 'terrace' });
+    const tag = await withSession(t.member.token).get(`${home(t)}?tag=%00`);
+    expectPage(tag, 400);
+    expect(tag.text).toMatch(/id="filter-tag"[^>]*aria-invalid="true"/);
+    const both = await withSession(t.member.token).get(`${home(t)}?q=%00&tag=terrace%00`);
+    expectPage(both, 400);
+    const api = await ctx
+      .request()
+      .get(`/businesses/${t.business.id}/suggestions?tag=%00`)
+      .set('Authorization', `Bearer ${t.ownerToken}`);
+    expect(api.status).toBe(400);
+    expect(api.body).toMatchObject({ code: 'INVALID_QUERY' });
+    expect(api.body.message).toMatch(/^Query failed: tag/);
   });
 
   it('When the inbox is filtered by location, visibility or awaiting review, then only those show, with their exact total', async () => {
