@@ -105,7 +105,7 @@ describe('postWebhook without private networks', () => {
       const outcome = await send(url);
       expect(outcome.status, url).toBeNull();
       // Owners read it: the kind of refusal, not what the host resolved to.
-      expect(outcome.error, url).toBe('refused: the address is not a public one');
+      expect(outcome.error, url).toBe('no public address: the host is unknown or not a public one');
       expect(outcome.detail, url).toMatch(/^refused: .* is a \w+ address$/);
     }
     expect(hits).toBe(0);

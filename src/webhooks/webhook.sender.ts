@@ -28,12 +28,16 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true }),
 };
 
-const REFUSED_ADDRESS = 'refused: the address is not a public one';
+/**
+ * One wording for a name that does not resolve and one that resolves to an internal address: two
+ * wordings would let an owner tell the internal names that exist from those that do not.
+ */
+const NO_PUBLIC_ADDRESS = 'no public address: the host is unknown or not a public one';
 
 /** Node's error codes, by what they say in general terms. */
 const FAILURES: [RegExp, string][] = [
   [/^(ECONNREFUSED)$/, 'connection refused'],
-  [/^(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NODATA|EAI_NONAME|ENODATA)$/, 'DNS lookup failed'],
+  [/^(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NODATA|EAI_NONAME|ENODATA)$/, NO_PUBLIC_ADDRESS],
   [/^(TIMEOUT|ETIMEDOUT|ESOCKETTIMEDOUT)$/, 'timed out'],
   [/^(ECONNRESET|EPIPE|ECONNABORTED)$/, 'connection closed before the response'],
   [/^(EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN)$/, 'host unreachable'],
@@ -46,7 +50,7 @@ const FAILURES: [RegExp, string][] = [
  * which names the addresses a host resolved to (`connect ECONNREFUSED 10.0.3.7:443`).
  */
 export function failureOf(err: Error & { code?: unknown }): string {
-  if (err.name === 'RefusedAddressError') return REFUSED_ADDRESS;
+  if (err.name === 'RefusedAddressError') return NO_PUBLIC_ADDRESS;
   const code = typeof err.code === 'string' ? err.code : '';
   if (code === 'TIMEOUT') return `timed out: ${err.message}`;
   const known = FAILURES.find(([pattern]) => pattern.test(code));
@@ -95,7 +99,7 @@ export function postWebhook(
   if (!agent) return Promise.resolve(outcome(null, `refused: ${url.protocol} is not http or https`));
   if (!options.allowPrivateNetworks) {
     const refused = refusedHost(url);
-    if (refused) return Promise.resolve(outcome(null, REFUSED_ADDRESS, null, `refused: ${refused}`));
+    if (refused) return Promise.resolve(outcome(null, NO_PUBLIC_ADDRESS, null, `refused: ${refused}`));
   }
   return new Promise((resolve) => {
     const request = (url.protocol === 'https:' ? https : http).request(url, {

@@ -394,7 +394,10 @@ describe('Webhook delivery', () => {
     await createSuggestion(t);
     await workerFor(t, new Date(), false).worker.runDue();
     const [delivery] = await deliveries(t, hook.id);
-    expect(delivery).toMatchObject({ status: 'pending', last_error: 'refused: the address is not a public one' });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      last_error: 'no public address: the host is unknown or not a public one',
+    });
     expect(receiver.received).toHaveLength(0);
   });
 
