@@ -138,6 +138,7 @@ export function createApp({
     eventRetentionDays: config.EVENT_RETENTION_DAYS ?? 30,
     webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
     webhookMaxEndpoints: config.WEBHOOK_MAX_ENDPOINTS ?? 20,
+    apiKeysMaxPerBusiness: config.API_KEYS_MAX_PER_BUSINESS ?? 100,
     inviteLimits: {
       perBusinessPerHour: config.INVITES_PER_BUSINESS_PER_HOUR ?? 50,
       perAddressPerDay: config.INVITES_PER_ADDRESS_PER_DAY ?? 3,

@@ -45,7 +45,7 @@ export async function seedOtherBusinesses(databaseUrl: string, count: number, su
     const worker = async () => {
       for (let i = next.value++; i < count; i = next.value++) {
         const { business } = await createBusiness(pool, { name: `Other ${i + 1}`, plan: 'business' });
-        await createApiKey(pool, business.id, { name: 'bench', scope: 'read' });
+        await createApiKey(pool, business.id, { name: 'bench', scope: 'read' }, { maxActive: 100 });
         await seedBusiness(
           pool,
           business.id,

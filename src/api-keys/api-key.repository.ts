@@ -47,6 +47,24 @@ export async function countApiKeys(db: Queryable, businessId: string): Promise<n
   return rows[0]!.total;
 }
 
+/** Holds the business's key list until the transaction ends: two creations cannot both take the last place. */
+export async function lockApiKeyList(db: Queryable, businessId: string): Promise<void> {
+  await db.query('SELECT id FROM businesses WHERE id = $1 FOR NO KEY UPDATE', [businessId]);
+}
+
+export async function countActiveApiKeys(db: Queryable, businessId: string): Promise<number> {
+  const { rows } = await db.query<{ total: number }>(
+    /* sql */ `
+      SELECT count(*) AS total
+      FROM api_keys
+      WHERE business_id = $1
+        AND revoked_at IS NULL
+    `,
+    [businessId],
+  );
+  return rows[0]!.total;
+}
+
 /** Revokes once: a second revocation keeps the original time. */
 export async function revokeApiKey(db: Queryable, businessId: string, keyId: string): Promise<ApiKeyRow | null> {
   const { rows } = await db.query<ApiKeyRow>(

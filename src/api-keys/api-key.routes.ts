@@ -34,14 +34,19 @@ export const apiKeyFeature: Feature = {
       path: '/businesses/:business_id/api-keys',
       operationId: 'createApiKey',
       summary: 'Create an API key',
-      description: 'The full key is in this response only; afterwards only its prefix is shown.',
+      description:
+        'The full key is in this response only; afterwards only its prefix is shown. A business has at most ' +
+        'API_KEYS_MAX_PER_BUSINESS keys that are not revoked (100 by default): past it a 409.',
       body: createApiKeyBody,
+      errors: [409],
       // Its answer is the only place the full key exists: it is never stored, not even for a retry.
       idempotency: false,
       responses: [{ status: 201, description: 'The new key, in full', json: createdApiKeySchema }],
-      handler: async ({ principal, body, db }) => {
+      handler: async ({ principal, body, db, services }) => {
         const input = { ...body, createdBy: principal.userId };
-        const { row, key } = await createApiKey(db, principal.businessId, input);
+        const { row, key } = await createApiKey(db, principal.businessId, input, {
+          maxActive: services.apiKeysMaxPerBusiness,
+        });
         return created(toCreatedApiKeyResponse(row, key));
       },
     }),

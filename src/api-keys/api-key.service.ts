@@ -1,11 +1,19 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/database.js';
-import { badRequest, notFound } from '../errors/http-error.js';
+import { badRequest, HttpError, notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import type { Scope } from '../shared/schemas.js';
 import { findFirstOwner, findMember } from '../users/user.repository.js';
 import { recordActivity } from '../outbox/outbox.service.js';
-import { countApiKeys, findApiKeys, insertApiKey, revokeApiKey, type ApiKeyRow } from './api-key.repository.js';
+import {
+  countActiveApiKeys,
+  countApiKeys,
+  findApiKeys,
+  insertApiKey,
+  lockApiKeyList,
+  revokeApiKey,
+  type ApiKeyRow,
+} from './api-key.repository.js';
 import type { PageRequest } from '../db/paging.js';
 import { generateApiKey } from '../auth/key-format.js';
 
@@ -26,13 +34,27 @@ export async function listApiKeys(
   return { rows, total };
 }
 
-/** Creates a key and returns its full value: the only moment it exists outside the client. */
+/**
+ * Creates a key and returns its full value: the only moment it exists outside the client. A business
+ * has at most `maxActive` keys that are not revoked (API_KEYS_MAX_PER_BUSINESS): each key has a request
+ * budget of its own, so unlimited keys would be an unlimited budget.
+ */
 export async function createApiKey(
   pool: pg.Pool,
   businessId: string,
   input: NewApiKey,
+  rules: { maxActive: number },
 ): Promise<{ row: ApiKeyRow; key: string }> {
   return withTransaction(pool, async (tx) => {
+    await lockApiKeyList(tx, businessId);
+    if ((await countActiveApiKeys(tx, businessId)) >= rules.maxActive) {
+      throw new HttpError(
+        409,
+        `This business has ${rules.maxActive} active API keys, the most it may have: ` +
+          'revoke one it no longer uses, or have the operator raise API_KEYS_MAX_PER_BUSINESS',
+        'API_KEY_LIMIT_REACHED',
+      );
+    }
     const creator = input.createdBy
       ? await findMember(tx, businessId, input.createdBy)
       : await findFirstOwner(tx, businessId);

@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDatabase(config, () => undefined, { allowClient: true });
   try {
     await migrate(db.pool);
-    const result = await parsed.command.run(db, parsed.input as never);
+    const result = await parsed.command.run(db, parsed.input as never, config);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

@@ -3,6 +3,7 @@ import { findBusiness } from '../businesses/business.repository.js';
 import type { Database } from '../db/database.js';
 import { findLocationBusiness } from '../locations/location.repository.js';
 import { CliError } from './errors.js';
+import type { Config } from '../config/config.js';
 import { oneLine } from '../shared/schemas.js';
 
 /** How an admin command is declared (commands.ts lists them), and what several of them share. */
@@ -16,7 +17,8 @@ export interface Command {
   /** Names of positional arguments, in order. */
   positionals?: string[];
   schema: z.ZodType;
-  run(db: Database, input: never): Promise<unknown>;
+  /** `config`: the environment the service runs with, for the limits a command shares with the API. */
+  run(db: Database, input: never, config: Config): Promise<unknown>;
 }
 
 export async function requireBusiness(db: Database, id: string) {
@@ -36,7 +38,10 @@ export const name = oneLine(200);
 export const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 export function command<S extends z.ZodType>(
-  spec: Omit<Command, 'schema' | 'run'> & { schema: S; run(db: Database, input: z.output<S>): Promise<unknown> },
+  spec: Omit<Command, 'schema' | 'run'> & {
+    schema: S;
+    run(db: Database, input: z.output<S>, config: Config): Promise<unknown>;
+  },
 ): Command {
   return spec;
 }

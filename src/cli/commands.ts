@@ -193,13 +193,14 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
         scope: z.enum(SCOPES).default('read'),
         user: uuid.optional(),
       }),
-      async run(db, input) {
+      async run(db, input, config) {
         await requireBusiness(db, input.business);
-        const { row, key } = await createApiKey(db.pool, input.business, {
-          name: input.name,
-          scope: input.scope,
-          createdBy: input.user,
-        });
+        const { row, key } = await createApiKey(
+          db.pool,
+          input.business,
+          { name: input.name, scope: input.scope, createdBy: input.user },
+          { maxActive: config.API_KEYS_MAX_PER_BUSINESS },
+        );
         return { id: row.id, key, prefix: row.prefix, name: row.name, scope: row.scope, created_at: row.created_at };
       },
     }),

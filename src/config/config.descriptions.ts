@@ -46,6 +46,8 @@ export const CONFIG_DESCRIPTIONS: Record<keyof Config, string> = {
     'development and tests only: webhook URLs may be `http` and reach loopback and private addresses; off, a ' +
     'webhook needs https and a public address, checked at every connection',
   WEBHOOK_MAX_ENDPOINTS: 'webhook endpoints one business may have',
+  API_KEYS_MAX_PER_BUSINESS:
+    'API keys one business may have that are not revoked (each has its own request budget); past it a 409',
   WEBHOOK_DELIVERY:
     'whether this instance delivers webhooks (any number may; they never send the same attempt); off for ' +
     'instances that must make no outgoing requests',

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       EVENT_RETENTION_DAYS: 30,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
       WEBHOOK_MAX_ENDPOINTS: 20,
+      API_KEYS_MAX_PER_BUSINESS: 100,
       WEBHOOK_DELIVERY: true,
       CORS_ORIGINS: [],
       METRICS_PORT: undefined,

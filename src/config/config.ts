@@ -90,6 +90,8 @@ const envFields = z.object({
    * receiver is slow, so one business cannot fill a worker with its own.
    */
   WEBHOOK_MAX_ENDPOINTS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(20)),
+  /** Active API keys one business may have: each key has its own request budget. */
+  API_KEYS_MAX_PER_BUSINESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).default(100)),
   /**
    * Whether this instance delivers webhooks (on by default; every instance may, claims never collide).
    * Off for instances that must not make outgoing requests, and for test servers sharing a database.

@@ -92,10 +92,12 @@ export function integrationPages(services: Services): Router {
     const values = { name: fields.name ?? '', scope: fields.scope ?? '' };
     const form = parseForm(createApiKeyBody, values, { name: 'The name', scope: 'the access' });
     if (!form.ok) return showKeys(res, who, 400, { values, errors: form.errors });
-    const { row, key } = await createApiKey(pool, who.principal.businessId, {
-      ...form.data,
-      createdBy: who.principal.userId,
-    });
+    const { row, key } = await createApiKey(
+      pool,
+      who.principal.businessId,
+      { ...form.data, createdBy: who.principal.userId },
+      { maxActive: services.apiKeysMaxPerBusiness },
+    );
     // The only moment the key exists outside its holder: shown in this answer, never stored, never cached.
     await showKeys(res, who, 201, { created: { name: row.name, key, scope: row.scope } });
   });

@@ -41,6 +41,8 @@ export interface Services {
   webhookAllowPrivateNetworks: boolean;
   /** WEBHOOK_MAX_ENDPOINTS: endpoints one business may have. */
   webhookMaxEndpoints: number;
+  /** API_KEYS_MAX_PER_BUSINESS: active API keys one business may have. */
+  apiKeysMaxPerBusiness: number;
   /** INVITES_PER_BUSINESS_PER_HOUR and INVITES_PER_ADDRESS_PER_DAY: the caps on invite emails. */
   inviteLimits: { perBusinessPerHour: number; perAddressPerDay: number };
   /** False until migrations have run. */

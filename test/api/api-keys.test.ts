@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../support/app.js';
+import { useOtherApps, useTestApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
 
 const ctx = useTestApp();
@@ -115,5 +115,74 @@ describe('/businesses/:id/api-keys (Settings > Integrations)', () => {
     const list = await ctx.request().get(base(t)).set(as(t.ownerToken));
     const read = list.body.data.find((k: { id: string }) => k.id === t.readKey.id);
     expect(read.last_used_at).toBe('2026-01-31T09:30:00.000Z');
+  });
+});
+
+describe('API_KEYS_MAX_PER_BUSINESS', () => {
+  const otherApp = useOtherApps(ctx);
+  /** Every key of the business but those given, revoked: so the test knows how many are active. */
+  const revokeAllBut = async (t: Team, keep: string[] = []) => {
+    const list = await ctx
+      .request()
+      .get(`${base(t)}?limit=100`)
+      .set(as(t.ownerToken));
+    for (const key of list.body.data as { id: string; revoked_at: string | null }[]) {
+      if (!keep.includes(key.id) && key.revoked_at === null) {
+        expect(
+          (
+            await ctx
+              .request()
+              .delete(`${base(t)}/${key.id}`)
+              .set(as(t.ownerToken))
+          ).status,
+        ).toBe(200);
+      }
+    }
+  };
+
+  it('When a business has as many active keys as allowed, then another is a 409 naming the limit, until one is revoked', async () => {
+    const t = await buildTeam(ctx.db);
+    await revokeAllBut(t);
+    const app = otherApp({ config: { API_KEYS_MAX_PER_BUSINESS: 2 }, limit: 1_000 });
+    const create = (name: string) => app.request().post(base(t)).set(as(t.ownerToken)).send({ name, scope: 'read' });
+    const first = await create('one');
+    expect(first.status).toBe(201);
+    expect((await create('two')).status).toBe(201);
+    const third = await create('three');
+    expect(third.status).toBe(409);
+    expect(third.body).toMatchObject({ statusCode: 409, code: 'API_KEY_LIMIT_REACHED' });
+    expect(third.body.message).toMatch(/2 active API keys.*API_KEYS_MAX_PER_BUSINESS/);
+    // revoked keys do not count
+    expect(
+      (
+        await app
+          .request()
+          .delete(`${base(t)}/${first.body.id}`)
+          .set(as(t.ownerToken))
+      ).status,
+    ).toBe(200);
+    expect((await create('three again')).status).toBe(201);
+  });
+
+  it('When keys are created at the same time at the limit, then exactly the places left are taken', async () => {
+    const t = await buildTeam(ctx.db);
+    await revokeAllBut(t);
+    const app = otherApp({ config: { API_KEYS_MAX_PER_BUSINESS: 3 }, limit: 1_000 });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        app
+          .request()
+          .post(base(t))
+          .set(as(t.ownerToken))
+          .send({ name: `racer ${i}`, scope: 'read' }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(3);
+    expect(answers.filter((res) => res.status === 409)).toHaveLength(5);
+    const list = await ctx
+      .request()
+      .get(`${base(t)}?limit=100`)
+      .set(as(t.ownerToken));
+    expect((list.body.data as { revoked_at: string | null }[]).filter((k) => k.revoked_at === null)).toHaveLength(3);
   });
 });

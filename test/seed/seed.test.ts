@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STANDALONE_COMMANDS } from '../../src/cli/seed.command.js';
+import { loadConfig } from '../../src/config/config.js';
 import { seedBusiness } from '../../src/seed/seed.service.js';
 import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
 import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES, ISSUE_STATUSES } from '../../src/shared/schemas.js';
@@ -137,7 +138,11 @@ describe('seed', () => {
     const t = await buildTeam(ctx.db);
     const before = new Date(Date.now() - 1_000);
     const seed = STANDALONE_COMMANDS.seed!;
-    await seed.run(ctx.db, { business: t.business.id, suggestions: 20, issues: 2, comments: 2 } as never);
+    await seed.run(
+      ctx.db,
+      { business: t.business.id, suggestions: 20, issues: 2, comments: 2 } as never,
+      loadConfig({}),
+    );
     // Statistics reach the views at most once a second otherwise.
     await ctx.db.pool.query('SELECT pg_stat_force_next_flush()');
     const { rows } = await ctx.db.pool.query<{ relname: string; last_analyze: Date | null }>(

@@ -49,10 +49,12 @@ function splitArgs<O extends object>(args: Args<O>): [string | undefined, Partia
 
 export async function buildApiKey(db: Database, ...args: Args<{ scope?: Scope; name?: string }>) {
   const [given, overrides] = splitArgs(args);
-  const { row, key } = await createApiKey(db.pool, await businessFor(db, given), {
-    name: overrides.name ?? 'test key',
-    scope: overrides.scope ?? 'read',
-  });
+  const { row, key } = await createApiKey(
+    db.pool,
+    await businessFor(db, given),
+    { name: overrides.name ?? 'test key', scope: overrides.scope ?? 'read' },
+    { maxActive: Number.MAX_SAFE_INTEGER },
+  );
   return { ...row, key };
 }
 
