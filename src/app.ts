@@ -135,6 +135,7 @@ export function createApp({
     mail:
       mail ?? new MailSender(db.pool, mailTransport(config, logger), logger, { dashboardUrl: dashboardUrl(config) }),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:3000',
+    publicBaseUrlConfigured: config.PUBLIC_BASE_URL !== undefined,
     eventRetentionDays: config.EVENT_RETENTION_DAYS ?? 30,
     webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
     webhookMaxEndpoints: config.WEBHOOK_MAX_ENDPOINTS ?? 20,

@@ -192,7 +192,7 @@ export function inboxPages(
       'update',
       Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined),
     );
-    assertFormPost(req, services.publicBaseUrl, who.token);
+    assertFormPost(req, services, who.token);
     const ids = formList(req, 'id');
     const errors: FieldErrors = {};
     const form = parseForm(updateSuggestionBody, changes, { status: 'The new status', priority: 'The new priority' });

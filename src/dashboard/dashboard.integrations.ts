@@ -76,7 +76,7 @@ export function integrationPages(services: Services): Router {
   const keyManager = (req: Request, res: Response): SignedInMember => {
     const who = memberOf(res);
     authorize(who.principal, 'manage_keys');
-    if (req.method === 'POST') assertFormPost(req, services.publicBaseUrl, who.token);
+    if (req.method === 'POST') assertFormPost(req, services, who.token);
     return who;
   };
 

@@ -97,7 +97,7 @@ export function invitePages(services: Services, holdWhileInFlight: RequestHandle
     if (intent === 'join') {
       // The signed-in user's form: its token is the session's.
       const cookie = readCookie(req, SESSION_COOKIE);
-      assertFormPost(req, services.publicBaseUrl, cookie);
+      assertFormPost(req, services, cookie);
       const session = await liveBrowserSession(pool, cookie);
       const who = session && (await describeSignedIn(pool, session.id, session.user_id, cookie!));
       if (!session || !who) {
@@ -107,7 +107,7 @@ export function invitePages(services: Services, holdWhileInFlight: RequestHandle
       return join(req, res, session, tokenForm.data.token, who);
     }
 
-    assertFormPost(req, services.publicBaseUrl, readCookie(req, FORM_COOKIE));
+    assertFormPost(req, services, readCookie(req, FORM_COOKIE));
     if (intent === 'existing') return show(req, res, 200, 'sign-in', { values });
     if (intent === 'new') return show(req, res, 200, 'create', { values });
 

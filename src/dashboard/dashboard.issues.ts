@@ -78,7 +78,7 @@ export function issuePages(services: Services): Router {
   const allowedTo = (req: Request, res: Response, action: Action, fields?: string[]): SignedInMember => {
     const who = memberOf(res);
     authorize(who.principal, action, fields);
-    if (req.method === 'POST') assertFormPost(req, services.publicBaseUrl, who.token);
+    if (req.method === 'POST') assertFormPost(req, services, who.token);
     return who;
   };
 

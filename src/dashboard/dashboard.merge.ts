@@ -57,7 +57,7 @@ export function addMergeForms(
   const allowedTo = (req: Request, res: Response) => {
     const who = memberOf(res);
     authorize(who.principal, 'change_status');
-    assertFormPost(req, services.publicBaseUrl, who.token);
+    assertFormPost(req, services, who.token);
     return who;
   };
   const refusal = async (res: Response, who: SignedInMember, id: string, err: unknown) => {

@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
 import { forbidden } from '../errors/http-error.js';
+import { fromOwnOrigin } from '../http/origin.js';
+import type { Services } from '../http/route.js';
 import { SESSION_LIFETIME_MS } from '../sessions/session.service.js';
 
 /**
@@ -62,12 +64,12 @@ const refusedPost = () =>
  * A post must come from this service's own pages (Origin, or Referer when a browser sends no Origin;
  * a request with neither is refused) and carry the token of the page it came from.
  */
-export function assertFormPost(req: Request, publicBaseUrl: string, secret: string | undefined): void {
-  const allowed = new Set([new URL(publicBaseUrl).origin, `${req.protocol}://${req.get('host') ?? ''}`]);
-  const origin = req.get('origin');
-  const referer = req.get('referer');
-  const from = origin ?? (referer && URL.canParse(referer) ? new URL(referer).origin : undefined);
-  if (!from || !allowed.has(from)) throw refusedPost();
+export function assertFormPost(
+  req: Request,
+  site: Pick<Services, 'publicBaseUrl' | 'publicBaseUrlConfigured'>,
+  secret: string | undefined,
+): void {
+  if (!fromOwnOrigin(req, site.publicBaseUrl, site.publicBaseUrlConfigured)) throw refusedPost();
   const sent = (req.body as Record<string, unknown> | undefined)?._csrf;
   if (!secret || typeof sent !== 'string') throw refusedPost();
   const expected = Buffer.from(formToken(secret));

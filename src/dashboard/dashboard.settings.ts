@@ -63,7 +63,7 @@ export function settingsPages(services: Services): Router {
   const allowedTo = (req: Request, res: Response, action: Action): SignedInMember => {
     const who = memberOf(res);
     authorize(who.principal, action);
-    if (req.method === 'POST') assertFormPost(req, services.publicBaseUrl, who.token);
+    if (req.method === 'POST') assertFormPost(req, services, who.token);
     return who;
   };
 

@@ -30,7 +30,7 @@ export const anonymousToken = (req: Request, res: Response) => formToken(ensureF
 export const checkAnonymousForm =
   (services: Services): RequestHandler =>
   (req, _res, next) => {
-    assertFormPost(req, services.publicBaseUrl, readCookie(req, FORM_COOKIE));
+    assertFormPost(req, services, readCookie(req, FORM_COOKIE));
     next();
   };
 
@@ -96,7 +96,7 @@ export function signInPages(services: Services, holdWhileInFlight: RequestHandle
   });
 
   router.post('/sign-out', requireSession(pool), formBody, async (req, res) => {
-    assertFormPost(req, services.publicBaseUrl, signedInOf(res).token);
+    assertFormPost(req, services, signedInOf(res).token);
     const session = await liveBrowserSession(pool, signedInOf(res).token);
     if (session) await logout(pool, session);
     clearSessionCookie(req, res);

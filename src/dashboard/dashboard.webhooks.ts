@@ -62,7 +62,7 @@ export function webhookPages(services: Services): Router {
   const manager = (req: Request, res: Response): SignedInMember => {
     const who = memberOf(res);
     authorize(who.principal, 'manage_webhooks');
-    if (req.method === 'POST') assertFormPost(req, services.publicBaseUrl, who.token);
+    if (req.method === 'POST') assertFormPost(req, services, who.token);
     return who;
   };
 

@@ -43,6 +43,11 @@ export interface Services {
   webhookMaxEndpoints: number;
   /** API_KEYS_MAX_PER_BUSINESS: active API keys one business may have. */
   apiKeysMaxPerBusiness: number;
+  /**
+   * True when PUBLIC_BASE_URL is set: then a browser's post must come from that origin alone, never
+   * from whatever the Host header names (src/http/origin.ts).
+   */
+  publicBaseUrlConfigured: boolean;
   /** INVITES_PER_BUSINESS_PER_HOUR and INVITES_PER_ADDRESS_PER_DAY: the caps on invite emails. */
   inviteLimits: { perBusinessPerHour: number; perAddressPerDay: number };
   /** False until migrations have run. */

@@ -243,7 +243,7 @@ export function publicPages(services: Services, budget: Budget): Router {
   });
 
   router.post('/f/:code', policy, write, ready, formBody, async (req, res) => {
-    assertSameOrigin(req, services.publicBaseUrl);
+    assertSameOrigin(req, services);
     const code = codeOf(req);
     const target = await openCode(pool, code);
     const fields = formFields(req.body);
@@ -281,7 +281,7 @@ export function publicPages(services: Services, budget: Budget): Router {
   });
 
   router.post('/f/:code/votes/:id', policy, write, ready, formBody, async (req, res) => {
-    assertSameOrigin(req, services.publicBaseUrl);
+    assertSameOrigin(req, services);
     const code = codeOf(req);
     const target = await openCode(pool, code);
     const id = idParam(req.params.id, 'Suggestion');
@@ -297,7 +297,7 @@ export function publicPages(services: Services, budget: Budget): Router {
   });
 
   router.post('/f/:code/follow/:id', policy, write, ready, formBody, async (req, res) => {
-    assertSameOrigin(req, services.publicBaseUrl);
+    assertSameOrigin(req, services);
     const code = codeOf(req);
     const target = await openCode(pool, code);
     const id = idParam(req.params.id, 'Suggestion');

@@ -28,7 +28,7 @@ const suggestionParam = { id: 'A suggestion the page shows; any other id is a 40
 
 /** Writes come only from the page itself, as its forms do. */
 function sameOrigin(req: Parameters<typeof assertSameOrigin>[0], services: Services) {
-  assertSameOrigin(req, services.publicBaseUrl);
+  assertSameOrigin(req, services);
 }
 
 /**

@@ -1,19 +1,20 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
 import { badRequest, forbidden } from '../errors/http-error.js';
+import { fromOwnOrigin } from '../http/origin.js';
 import type { ReplyCookie } from '../http/reply.js';
+import type { Services } from '../http/route.js';
 
 /**
  * The page has no credential, so what a browser sends on its own (cookies) must never be enough to
  * write: a write must come from this service's own pages (Origin, or Referer when a browser sends no
  * Origin). A request with neither is refused too: every browser sends one of them on a POST.
  */
-export function assertSameOrigin(req: Request, publicBaseUrl: string): void {
-  const allowed = new Set([new URL(publicBaseUrl).origin, `${req.protocol}://${req.get('host') ?? ''}`]);
-  const origin = req.get('origin');
-  const referer = req.get('referer');
-  const from = origin ?? (referer && URL.canParse(referer) ? new URL(referer).origin : undefined);
-  if (!from || !allowed.has(from)) {
+export function assertSameOrigin(
+  req: Request,
+  site: Pick<Services, 'publicBaseUrl' | 'publicBaseUrlConfigured'>,
+): void {
+  if (!fromOwnOrigin(req, site.publicBaseUrl, site.publicBaseUrlConfigured)) {
     throw forbidden('Cross-site posts to the feedback page are refused: post from the page itself');
   }
 }

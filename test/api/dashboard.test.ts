@@ -198,6 +198,23 @@ describe('forms are refused from anywhere but the dashboard', () => {
     expect((await agent.get(`/app/b/${team.business.id}`)).status).toBe(200);
   });
 
+  it('When PUBLIC_BASE_URL is set, then a post from the origin a Host header names is refused, and one from PUBLIC_BASE_URL passes', async () => {
+    const { logger } = capturingLogger();
+    const rateLimiters = createRateLimiters({ limit: 1000, failedAuthLimit: 1000, logger });
+    const site = 'https://feedback.example';
+    const app = createApp({ db: ctx.db, logger, rateLimiters, config: { PUBLIC_BASE_URL: site } });
+    const team = await buildTeam(ctx.db);
+    const agent = supertest.agent(app).set('Cookie', `fb_session=${team.ownerToken}`);
+    const token = formTokenIn((await agent.get(`/app/b/${team.business.id}`)).text);
+    const signOut = (host: string, origin: string) =>
+      agent.post('/app/sign-out').set('Host', host).set('Origin', origin).type('form').send({ _csrf: token });
+    expectPage(await signOut('evil.example', 'http://evil.example'), 403);
+    expect((await agent.get(`/app/b/${team.business.id}`)).status).toBe(200);
+    expect((await signOut('evil.example', site)).status).toBe(303);
+    // signed out: the session is gone
+    expect((await agent.get(`/app/b/${team.business.id}`)).status).toBe(303);
+  });
+
   it('When the sign-in form is posted without the form cookie or from another origin, then it is refused (no login CSRF)', async () => {
     const { email } = await buildOwnerWithPassword(ctx.db);
     const form = await browser().get('/app/sign-in');

@@ -369,6 +369,20 @@ describe('the public feedback page', () => {
     expect(refererOnly.status).toBe(403);
     const bare = await agent.post(url).type('form').send(form);
     expect(bare.status).toBe(403);
+    // PUBLIC_BASE_URL is set: a Host header naming another site does not make that site this one
+    const hostNamed = await agent
+      .post(url)
+      .set('Host', 'evil.example')
+      .set('Origin', 'http://evil.example')
+      .type('form')
+      .send(form);
+    expect(hostNamed.status).toBe(403);
+    const hostNamedJson = await agent
+      .post(`/public/suggestions/${s.id}/vote`)
+      .set('Host', 'evil.example')
+      .set('Origin', 'http://evil.example')
+      .send({ code: qr.code });
+    expect(hostNamedJson.status).toBe(403);
     const vote = await agent
       .post(`${url}/votes/${s.id}`)
       .set('Origin', 'https://evil.example')
