@@ -43,6 +43,7 @@ import {
 import { summaryTable, targetsSummary } from './lib/report.js';
 import {
   createTenant,
+  type Tenant,
   postgresIngestRate,
   seedOtherBusinesses,
   seedWithCli,
@@ -54,8 +55,20 @@ import { percentile, round } from './lib/stats.js';
 import { runLoad, runPosts, type LoadResult } from './lib/load.js';
 import { startHangingReceiver, startWebhookReceiver } from './lib/webhook-receiver.js';
 import { measureReplicaReads } from './lib/replicas.js';
+import { measurePageFlood } from './lib/page-flood.js';
+import { figureTable } from './lib/report.js';
 
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    // One row alone, on a database of its own seeded for it only (results printed, not written).
+    only: { type: 'string' },
+  },
+});
+const ONLY_ROWS = ['page-flood'];
+if (flags.only !== undefined && !ONLY_ROWS.includes(flags.only)) {
+  throw new Error(`--only takes one of: ${ONLY_ROWS.join(', ')}`);
+}
 const mode = flags.quick ? 'quick' : 'full';
 const started = Date.now();
 const plan = flags.quick
@@ -116,6 +129,9 @@ async function service(env: Record<string, string>, name: string, node?: string)
       ...env,
       // The limits are raised, not removed: the limiters still run on every request.
       RATE_LIMIT_PER_MINUTE: '1000000000',
+      // Each business's share too, unless the caller sets it (the page-flood row measures it): the
+      // figures here load one business with 50 connections.
+      BUSINESS_REQUESTS_IN_FLIGHT: env.BUSINESS_REQUESTS_IN_FLIGHT ?? '1000000000',
       RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '1000000000',
       PAGE_READS_PER_MINUTE: '1000000000',
       PAGE_WRITES_PER_MINUTE: '1000000000',
@@ -144,6 +160,60 @@ async function floorServer(script: string, env: Record<string, string>, name: st
   );
   cleanups.push(() => server.stop());
   return server;
+}
+
+/**
+ * The page-flood row (issue 39): `flooder`'s admin floods one of its suggestion pages while
+ * `victim`'s /api/v1 list is timed, on an instance with the business share at its default and on
+ * `unshared` (the share raised, as on every other instance of the bench).
+ */
+async function pageFloodRow(
+  env: Record<string, string>,
+  unshared: Server,
+  flooder: Tenant,
+  session: string,
+  victim: Tenant,
+): Promise<Record<string, number>> {
+  log('page flood: one business floods its suggestion pages beside another business listing');
+  // '' is the default share (BUSINESS_REQUESTS_IN_FLIGHT unset).
+  const shared = await service({ ...env, BUSINESS_REQUESTS_IN_FLIGHT: '' }, 'service-page-flood');
+  const newest = (await (
+    await fetch(`${shared.url}/api/v1/suggestions?limit=1`, { headers: { 'x-api-key': flooder.key } })
+  ).json()) as { data: { id: string }[] };
+  const floodPath = `/app/b/${flooder.id}/suggestions/${newest.data[0]!.id}`;
+  for (const base of [shared.url, unshared.url]) {
+    const page = await fetch(`${base}${floodPath}`, { headers: { cookie: `fb_session=${session}` } });
+    if (page.status !== 200) throw new Error(`the flooded page answers ${page.status}`);
+  }
+  const figures = await measurePageFlood({
+    shared: shared.url,
+    unshared: unshared.url,
+    floodPath,
+    floodSession: session,
+    listKey: victim.key,
+    timing,
+  });
+  await shared.stop();
+  return figures;
+}
+
+/** `--only page-flood`: that row alone, its two businesses seeded with the small business's size. */
+async function onlyPageFlood() {
+  log(`${mode} run of the page-flood row only; building`);
+  await run('npm', ['run', '--silent', 'build']);
+  const databaseUrl = await createBenchDatabase(SERVER_URL);
+  cleanups.push(() => dropBenchDatabase(SERVER_URL, databaseUrl));
+  const pgEnv = { DATABASE_URL: databaseUrl, DATA_DIR: '' };
+  const victim = await createTenant('Small', pgEnv);
+  const flooder = await createTenant('Flood', pgEnv);
+  await seedWithCli(victim, plan.small, pgEnv);
+  await seedWithCli(flooder, plan.small, pgEnv);
+  await vacuumAnalyze(databaseUrl);
+  const api = await service(pgEnv, 'service');
+  const session = await signIn(flooder, api.url, pgEnv);
+  const figures = await pageFloodRow(pgEnv, api, flooder, session, victim);
+  const load = os.loadavg().map((n) => round(n));
+  process.stdout.write(`\n${figureTable(figures).join('\n')}\n\nload average ${load.join(' / ')} at the end\n`);
 }
 
 async function main() {
@@ -338,6 +408,8 @@ async function main() {
     },
     timing,
   );
+  // The large business's admin floods its pages beside the small business's list.
+  const pageFlood = await pageFloodRow(pgEnv, api, large, largeSession, small);
   const overview = (tenant: { id: string }) => `${api.url}/businesses/${tenant.id}/analytics/overview`;
   // Search at the large business (issue 20): seeded texts share one small vocabulary, so "coffee"
   // is in about 4% of rows, "coffee friendly" in under 0.2%, and "quince" in none (the rare case: an
@@ -810,6 +882,7 @@ async function main() {
     webhook_backlog_growth: round(stillDue / Math.max(1, sustained.ok)),
     create_with_webhook_rps: Math.round(withHook.rps),
     webhook_load_cpu_idle_share: round(webhookIdleShare),
+    ...pageFlood,
     vote_vs_create_throughput_ratio: round(medianRatio(spread, plain, rps)),
     vote_vs_create_statements_throughput_ratio: round(
       medianRatio(writes.statements_vote, writes.statements_create, rps),
@@ -873,7 +946,7 @@ async function main() {
 }
 
 try {
-  await main();
+  await (flags.only === 'page-flood' ? onlyPageFlood() : main());
   rmSync(workDir, { recursive: true, force: true });
 } catch (err) {
   log(`failed; server logs kept in ${workDir}`);

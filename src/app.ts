@@ -85,18 +85,25 @@ export function createApp({
     createRateLimiters({
       limit: config.RATE_LIMIT_PER_MINUTE ?? 60,
       pageVotesPerAddress: config.PAGE_VOTES_PER_ADDRESS_PER_DAY,
+      businessInFlight: config.BUSINESS_REQUESTS_IN_FLIGHT,
       logger,
     });
   /**
    * Every route with a credential in a header: a valid credential is always served, and a refused one
    * from an address that has spent its failure budget is a 429; an identified credential is charged for
-   * every request, a 403 (another business, a non-member, a plan without API access) included.
+   * every request, a 403 (another business, a non-member, a plan without API access) included. An
+   * admitted request of a business then takes its place in the business's share of the instance.
    */
+  const businessShare: RequestHandler = (req, res, next) => {
+    if (!req.principal) return next();
+    limiters.businessShare.enter(req.principal.businessId, res, next);
+  };
   const authenticated = (authenticate: RequestHandler) => [
     limiters.refuseSpentAddress,
     authenticate,
     limiters.perCredential,
     admitIdentified,
+    businessShare,
   ];
 
   app.use(requestLogging(logger, metrics?.observeResponse));

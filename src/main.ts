@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     pageWriteLimit: config.PAGE_WRITES_PER_MINUTE,
     pageReadLimit: config.PAGE_READS_PER_MINUTE,
     pageVotesPerAddress: config.PAGE_VOTES_PER_ADDRESS_PER_DAY,
+    businessInFlight: config.BUSINESS_REQUESTS_IN_FLIGHT,
     redis: config.REDIS_URL ? { url: config.REDIS_URL } : undefined,
     logger,
   });

@@ -10,6 +10,7 @@ export const TARGETS = {
   create_vs_write_floor_throughput_ratio: { at_least: 0.8 },
   webhook_lag_p50_ms: { at_most: 100 },
   webhook_lag_slow_neighbour_vs_alone_p50_ratio: { at_most: 2 },
+  page_flood_list_beside_vs_alone_p50_ratio: { at_most: 2 },
   export_csv_10k_vs_stack_floor_time_ratio: { at_most: 1.3 },
   embedded_list_vs_pglite_floor_throughput_ratio: { at_least: 0.8 },
   scale_p50_ratio_large_vs_small: { at_most: 2 },
@@ -123,6 +124,13 @@ const ROWS: [key: string, label: string][] = [
   ['webhook_lag_slow_neighbour_p50_ms', 'webhook: the same p50 (ms) beside a business whose 50 endpoints time out'],
   ['webhook_lag_slow_neighbour_vs_alone_p50_ratio', 'webhook: p50 beside the slow neighbour / alone'],
   ['webhook_backlog_growth', 'webhook deliveries still due at the end / creates'],
+  ['page_flood_list_alone_p50_ms', "page flood: another business's /api/v1 list p50 (ms), 4 connections, alone"],
+  ['page_flood_list_beside_p50_ms', 'page flood: the same p50 (ms) while one business floods its suggestion pages'],
+  ['page_flood_list_beside_vs_alone_p50_ratio', 'page flood: list p50 beside the flood / alone (business share on)'],
+  ['page_flood_pages_rps', "page flood: the flooder's pages served (req/s, 50 connections)"],
+  ['page_flood_unshared_list_beside_p50_ms', 'page flood, business share raised: list p50 (ms) beside the flood'],
+  ['page_flood_unshared_list_beside_vs_alone_p50_ratio', 'page flood, business share raised: list p50 beside / alone'],
+  ['page_flood_unshared_pages_rps', "page flood, business share raised: the flooder's pages (req/s)"],
   ['webhook_load_cpu_idle_share', "webhook: the machine's CPU left idle during that load (all cores)"],
   ['create_with_idempotency_key_throughput_rps', 'create with an Idempotency-Key (req/s)'],
   ['create_with_idempotency_key_vs_without_throughput_ratio', 'create with / without an Idempotency-Key'],
@@ -179,16 +187,9 @@ interface Machine {
 }
 
 /** A Markdown table of every figure, its target and whether it is met: the table in bench/README.md. */
-export function summaryTable(results: Record<string, unknown>): string {
-  const machine = results.machine as Machine;
-  const lines = [
-    `${results.mode as string} run of ${results.generated_at as string} (commit ${results.commit as string}): ` +
-      `${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, ` +
-      `load average ${machine.load_average_at_start.join(' / ')} at the start.`,
-    '',
-    '| Figure | Key | Value | Target |',
-    '| --- | --- | ---: | --- |',
-  ];
+/** The table of every figure `results` has, in the issues' order, with its target and verdict. */
+export function figureTable(results: Record<string, unknown>): string[] {
+  const lines = ['| Figure | Key | Value | Target |', '| --- | --- | ---: | --- |'];
   for (const [key, label] of ROWS) {
     const value = results[key];
     if (typeof value !== 'number') continue;
@@ -196,6 +197,18 @@ export function summaryTable(results: Record<string, unknown>): string {
     const verdict = target ? `${describe(target)} ${targetMet(target, value) ? 'met' : '**missed**'}` : '';
     lines.push(`| ${label} | \`${key}\` | ${value} | ${verdict} |`);
   }
+  return lines;
+}
+
+export function summaryTable(results: Record<string, unknown>): string {
+  const machine = results.machine as Machine;
+  const lines = [
+    `${results.mode as string} run of ${results.generated_at as string} (commit ${results.commit as string}): ` +
+      `${machine.cores} cores, ${machine.memory_gb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}, ` +
+      `load average ${machine.load_average_at_start.join(' / ')} at the start.`,
+    '',
+    ...figureTable(results),
+  ];
   const runtimes = results.runtimes as Record<string, string | number> | undefined;
   if (runtimes) {
     lines.push(

@@ -23,6 +23,8 @@ export const CONFIG_DESCRIPTIONS: Record<keyof Config, string> = {
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE:
     'refused credentials (keys, tokens, passwords, invite tokens) per minute per client address; a request ' +
     'counts while in flight, so a load test with more concurrent connections from one address needs it raised',
+  BUSINESS_REQUESTS_IN_FLIGHT:
+    "requests of one business (all its keys and members, API and dashboard) that an instance serves at once; the business's further requests wait in a line of their own, up to 100, then a 429 ([rate limits](#rate-limits))",
   REDIS_URL:
     'Redis for rate-limit counters shared by several instances; unset (or while Redis is unreachable), ' +
     'each instance counts in memory',

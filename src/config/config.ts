@@ -43,6 +43,11 @@ const envFields = z.object({
    * a load test with more concurrent connections than this from one address needs it raised.
    */
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(30)),
+  /**
+   * Requests of one business an instance serves at once, API and dashboard together; the business's
+   * further requests wait in a line of their own (src/http/business-share.ts).
+   */
+  BUSINESS_REQUESTS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(4)),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** Memory for cached /api/v1 list responses (docs/caching.md), in MiB; 0 turns the cache off. */
   LIST_CACHE_MB: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(4096).default(16)),

@@ -8,6 +8,7 @@ import { forbidden, HttpError } from '../errors/http-error.js';
 import type { MembershipSummaryRow } from '../sessions/session.repository.js';
 import { sha256 } from '../shared/digest.js';
 import { uuid } from '../shared/schemas.js';
+import { chargePage, enterBusinessShare } from './dashboard.budget.js';
 import { findMemberPage } from './dashboard.repository.js';
 import { describeUser } from '../sessions/session.service.js';
 import { formToken, readCookie, redirectToSignIn, SESSION_COOKIE } from './dashboard.session.js';
@@ -76,11 +77,12 @@ export async function currentSession(pool: pg.Pool, req: Request): Promise<Signe
   return session ? describeSignedIn(pool, session.id, session.user_id, token!) : null;
 }
 
-/** Pages for a signed-in user: without a live session, to sign in and back. */
+/** Pages for a signed-in user, charged to them: without a live session, to sign in and back. */
 export function requireSession(pool: pg.Pool): RequestHandler {
   return async (req, res, next) => {
     const signedIn = await currentSession(pool, req);
     if (!signedIn) return redirectToSignIn(req, res);
+    await chargePage(req, res, signedIn.user.id);
     res.locals.signedIn = signedIn;
     next();
   };
@@ -88,7 +90,8 @@ export function requireSession(pool: pg.Pool): RequestHandler {
 
 /**
  * Pages of one business (`/b/:business_id`): a live session of one of its members, as businessAuth
- * admits a Bearer session. Another business's pages are a 403, like its JSON routes.
+ * admits a Bearer session. Another business's pages are a 403, like its JSON routes, charged to the
+ * user like them; a member's page then waits for a place in the business's share of the instance.
  */
 export function requireMember(pool: pg.Pool): RequestHandler {
   return async (req, res, next) => {
@@ -97,12 +100,15 @@ export function requireMember(pool: pg.Pool): RequestHandler {
     const businessId = uuid.safeParse(req.params.business_id);
     if (!businessId.success) {
       // A malformed business id is no membership: still the sign-in page for a dead session.
-      if (!(await liveBrowserSession(pool, token))) return redirectToSignIn(req, res);
+      const live = await liveBrowserSession(pool, token);
+      if (!live) return redirectToSignIn(req, res);
+      await chargePage(req, res, live.user_id);
       throw notAMember();
     }
     const id = businessId.data.toLowerCase();
     const row = await findMemberPage(pool, sha256(token), id);
     if (!row?.user) return redirectToSignIn(req, res);
+    await chargePage(req, res, row.user_id);
     const business = row.memberships.find((m) => m.business_id === id);
     if (!row.role || !business) throw notAMember();
     const signedIn: SignedIn = {
@@ -126,7 +132,7 @@ export function requireMember(pool: pg.Pool): RequestHandler {
       business,
       settings: { approvalRequired: row.approval_required, locations: row.locations, tags: row.tags },
     } satisfies SignedInMember;
-    next();
+    enterBusinessShare(res, id, next);
   };
 }
 

@@ -15,6 +15,21 @@ const HEADINGS: Record<number, string> = {
   503: 'Back in a moment',
 };
 
+/**
+ * Refusals a person needs other words for than an integration does, by code (the API's 429 body says
+ * `RATE_LIMIT_EXCEEDED` for all of them); the page adds when to try again from Retry-After.
+ */
+const CODE_MESSAGES: Record<string, [heading: string, message: string]> = {
+  CREDENTIAL_BUDGET: [
+    'Too many requests',
+    'You have opened more pages in the last minute than one account may: pages and the API share that budget.',
+  ],
+  BUSINESS_SHARE: [
+    'Too many requests',
+    'This business has many pages and API requests in progress right now. Nothing was changed.',
+  ],
+};
+
 /** The HttpError an error stands for on a page; a database that cannot be reached is a 503, as in the API. */
 function pageError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
@@ -48,11 +63,14 @@ export const dashboardErrors: ErrorRequestHandler = async (err: unknown, req, re
   else if (error.statusCode === 503 && !(err instanceof HttpError)) req.log.warn({ err }, 'database unavailable');
   res.set(error.headers);
   const retryAfter = error instanceof RateLimitError ? String(error.retryAfter) : res.get('Retry-After');
-  const heading = HEADINGS[error.statusCode] ?? 'Something went wrong';
+  const [heading, message] = (error.code ? CODE_MESSAGES[error.code] : undefined) ?? [
+    HEADINGS[error.statusCode] ?? 'Something went wrong',
+    error.message,
+  ];
   sendView(res, error.statusCode, 'message', {
     title: heading,
     heading,
-    message: error.message,
+    message,
     retryAfter,
     link: { href: BASE_PATH, label: 'Back to the dashboard' },
   });

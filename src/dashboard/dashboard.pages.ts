@@ -3,6 +3,7 @@ import { serviceUnavailable } from '../errors/http-error.js';
 import { pagePolicy } from '../http/pages.js';
 import type { Services } from '../http/route.js';
 import { analyticsPages } from './dashboard.analytics.js';
+import { pageBudget, type PageBudget } from './dashboard.budget.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
 import { integrationPages } from './dashboard.integrations.js';
@@ -20,8 +21,11 @@ import { webhookPages } from './dashboard.webhooks.js';
 /** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
 const policy = pagePolicy("'none'");
 
-/** What the dashboard needs of the rate limiters: the address's failure budget, held by credential posts. */
-export interface DashboardLimits {
+/**
+ * What the dashboard needs of the rate limiters: the address's failure budget, held by credential
+ * posts, and what every signed-in page spends (dashboard.budget.ts).
+ */
+export interface DashboardLimits extends PageBudget {
   holdWhileInFlight: RequestHandler;
 }
 
@@ -44,11 +48,10 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
     if (!services.isReady()) throw serviceUnavailable('The dashboard is starting: retry in a moment.');
     next();
   });
-  // The forms that carry a credential hold a place in the address's failure budget, answering a page.
-  const holdWhileInFlight: RequestHandler = (req, res, next) => {
-    res.locals.answersWithPage = true;
-    limits.holdWhileInFlight(req, res, next);
-  };
+  // Every refusal below is a page; a signed-in page spends its user's budget and its business's share.
+  router.use(pageBudget(limits));
+  // The forms that carry a credential hold a place in the address's failure budget.
+  const holdWhileInFlight = limits.holdWhileInFlight;
   router.use(signInPages(services, holdWhileInFlight));
   router.use(invitePages(services, holdWhileInFlight));
   router.use(homePages(services));

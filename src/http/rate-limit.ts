@@ -9,6 +9,7 @@ import {
 } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { HttpError, RateLimitError, rateLimitBody } from '../errors/http-error.js';
+import { BusinessShare } from './business-share.js';
 import { FallbackStore, SharedRedis, type RedisOptions } from './rate-limit-store.js';
 
 export interface RateLimitOptions {
@@ -27,6 +28,9 @@ export interface RateLimitOptions {
    */
   pageVotesPerAddress?: number;
   pageVoteWindowMs?: number;
+  /** Requests of one business this instance serves at once, and how many more may wait (business-share.ts). */
+  businessInFlight?: number;
+  businessQueued?: number;
   /** Shared counters for several instances; in memory per instance when absent. */
   redis?: RedisOptions;
   logger: Logger;
@@ -55,8 +59,14 @@ export interface RateLimiters {
    * to its error handler, to be rendered as a page.
    */
   holdWhileInFlight: RequestHandler;
-  /** After the credential is identified (even when it is then refused with a 403): every request counts. */
+  /**
+   * After the credential is identified (even when it is then refused with a 403): every request counts,
+   * the dashboard's pages and the API's routes alike, under one key per credential (`req.credentialId`).
+   * A page (`res.locals.answersWithPage`) gets a spent budget's 429 passed on, to be rendered as a page.
+   */
   perCredential: RequestHandler;
+  /** Each business's share of this instance, once its credential is admitted (business-share.ts). */
+  businessShare: BusinessShare;
   /**
    * The public feedback page's budget per address, for its reads or its writes. A refused JSON request
    * gets the spec's 429; a page (`html`) gets the error passed on, for the page to render, with the same
@@ -91,6 +101,9 @@ export const DEFAULT_PAGE_VOTES_PER_ADDRESS = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_PAGE_WRITE_LIMIT = 30;
 const DEFAULT_PAGE_READ_LIMIT = 300;
+export const DEFAULT_BUSINESS_IN_FLIGHT = 4;
+/** Enough for an integration's burst of 50 connections to wait rather than be refused. */
+const DEFAULT_BUSINESS_QUEUED = 100;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -270,14 +283,12 @@ export function createRateLimiters(options: RateLimitOptions): RateLimiters {
     keyGenerator: credentialKey,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    handler: (req, res, _next, handlerOptions) => {
+    handler: (req, res, next, handlerOptions) => {
       const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[handlerOptions.requestPropertyName];
       const seconds = secondsUntilReset(info?.resetTime, windowMs);
-      sendTooMany(
-        res,
-        seconds,
-        `Rate limit of ${options.limit} requests per ${windowMs / 1000} s exceeded; retry in ${seconds} s`,
-      );
+      const message = `Rate limit of ${options.limit} requests per ${windowMs / 1000} s exceeded; retry in ${seconds} s`;
+      if (res.locals.answersWithPage === true) return next(new RateLimitError(seconds, message, 'CREDENTIAL_BUDGET'));
+      sendTooMany(res, seconds, message);
     },
   });
 
@@ -316,6 +327,10 @@ export function createRateLimiters(options: RateLimitOptions): RateLimiters {
   return {
     ...failures,
     perCredential,
+    businessShare: new BusinessShare({
+      inFlight: options.businessInFlight ?? DEFAULT_BUSINESS_IN_FLIGHT,
+      queued: options.businessQueued ?? DEFAULT_BUSINESS_QUEUED,
+    }),
     pageBudget: (kind, answer) => pageBudgets[kind](answer),
     pageVotes: voteAllowance(
       storeFor('page-votes'),

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
+import supertest from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/auth/key-format.js';
 import { useOtherApps, useTestApp, type OtherApp, type OtherAppOptions } from '../support/app.js';
-import { buildApiKey, buildQrCode, buildSuggestion, buildTenant } from '../support/factories.js';
+import { buildApiKey, buildQrCode, buildSuggestion, buildTeam, buildTenant } from '../support/factories.js';
 import { ThrowAwayRedis } from '../support/redis.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -50,6 +51,24 @@ describe.skipIf(!redisUrl)('Rate limit shared through Redis', () => {
     expect(statuses).toEqual(Array(60).fill(200));
     expect((await get(a, t.read)).status).toBe(429);
     expect((await get(b, t.read)).status).toBe(429);
+  });
+
+  it("When two instances share one Redis, then a session's dashboard pages and API calls spend one budget across both", async () => {
+    const shared = { url: redisUrl ?? '', prefix: `${prefix}session-${randomUUID()}:` };
+    const [a, b] = await twoInstances({ limit: 4, redis: shared });
+    const t = await buildTeam(ctx.db);
+    const page = (app: OtherApp) =>
+      supertest(app.app).get(`/app/b/${t.business.id}`).set('Cookie', `fb_session=${t.member.token}`);
+    const api = (app: OtherApp) =>
+      app.request().get(`/businesses/${t.business.id}/suggestions`).set('Authorization', `Bearer ${t.member.token}`);
+
+    const statuses = [(await page(a)).status, (await api(b)).status, (await page(b)).status, (await api(a)).status];
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    const refusedPage = await page(a);
+    expect(refusedPage.status).toBe(429);
+    expect(refusedPage.headers['content-type']).toMatch(/^text\/html/);
+    expect(refusedPage.headers['retry-after']).toMatch(/^\d+$/);
+    expect((await api(b)).status).toBe(429);
   });
 
   it('When two instances share one Redis, then an address spends one page write budget across both', async () => {
