@@ -182,19 +182,14 @@ export async function findFollowers(
 }
 
 /**
- * The suggestion's content when the public page shows it (only those can be followed), else null;
- * with `ownPost` (its author, who proved it), also while it awaits review: public feedback not yet
- * approved nor refused.
+ * Whether the public page shows the suggestion (only those can be followed); with `ownPost` (its
+ * author, who proved it), also while it awaits review: public feedback not yet approved nor refused.
+ * Its row is share-locked until the transaction ends, so a merge or a review waits for the follow.
  */
-export async function findFollowable(
-  db: Queryable,
-  businessId: string,
-  id: string,
-  ownPost = false,
-): Promise<string | null> {
-  const { rows } = await db.query<{ content: string }>(
+export async function findFollowable(db: Queryable, businessId: string, id: string, ownPost = false): Promise<boolean> {
+  const { rows } = await db.query(
     /* sql */ `
-    SELECT content
+    SELECT id
     FROM suggestions
     WHERE business_id = $1
       AND id = $2
@@ -203,7 +198,7 @@ export async function findFollowable(
     FOR SHARE`,
     [businessId, id, ownPost],
   );
-  return rows[0]?.content ?? null;
+  return rows.length > 0;
 }
 
 /**

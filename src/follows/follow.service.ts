@@ -24,6 +24,8 @@ export interface FollowPlace {
   business_id: string;
   business_name: string;
   qr_code_id: string;
+  /** The QR code's code: the confirmation links to the suggestion on this page. */
+  code: string;
 }
 
 /** How follow confirmations are sent: the mail outbox, the links' base, and the business's hourly cap. */
@@ -47,7 +49,8 @@ export const PENDING_PER_ADDRESS = 3;
 /**
  * An address asks to follow a suggestion the page shows, or (`ownPost`, proven by the caller) the
  * feedback it has just posted, while that awaits review: a new follow is unconfirmed, and its one
- * confirmation is queued in the same transaction and sent after commit, never delaying the answer.
+ * confirmation (which quotes nothing a visitor wrote) is queued in the same transaction and sent after
+ * commit, never delaying the answer.
  * An address that already follows it, confirmed or not, or that already waits on PENDING_PER_ADDRESS
  * confirmations from the business, gets nothing more. Answers the same either way: the page never
  * tells who follows what.
@@ -60,8 +63,7 @@ export async function followSuggestion(
 ): Promise<void> {
   const mailIds = await withTransaction(pool, async (tx) => {
     await deleteExpiredFollows(tx, PRUNE_PER_FOLLOW);
-    const content = await findFollowable(tx, place.business_id, suggestionId, ownPost);
-    if (content === null) throw notFound('Suggestion');
+    if (!(await findFollowable(tx, place.business_id, suggestionId, ownPost))) throw notFound('Suggestion');
     if ((await countPendingFollows(tx, place.business_id, email)) >= PENDING_PER_ADDRESS) return [];
     const wait = await followSendsWait(tx, place.business_id, { ms: HOUR_MS, limit: sending.confirmationsPerHour });
     if (wait !== null) {
@@ -80,7 +82,11 @@ export async function followSuggestion(
       linkKey: newLinkKey(),
     });
     if (!follow) return [];
-    const mail = confirmationMail(sending.baseUrl, follow, place.business_name, content);
+    const mail = confirmationMail(sending.baseUrl, follow, {
+      business: place.business_name,
+      code: place.code,
+      suggestionId,
+    });
     await sending.mailer.enqueue(tx, mail);
     return [mail.id];
   });

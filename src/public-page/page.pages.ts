@@ -306,7 +306,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     const place = await shownPlaceOf(pool, target, id);
     if (place && place !== id) return res.redirect(303, `/f/${code}#s-${place}`);
     const ownPost = isPostedToken(services.publicPage, code, id, form.data.posted);
-    await followSuggestion(pool, followSending(services), target, {
+    const followedFrom = { ...target, code };
+    await followSuggestion(pool, followSending(services), followedFrom, {
       suggestionId: id,
       email: form.data.email,
       ownPost,

@@ -170,7 +170,9 @@ export const publicPageFeature: Feature = {
         'Double opt-in: a new address gets one email with a link to confirm, and nothing else until it ' +
         'does; unconfirmed after 7 days, it is forgotten. An address that already follows the suggestion ' +
         'gets nothing more. The answer is the same either way (docs/notifications.md). A business sends at ' +
-        'most `FOLLOW_CONFIRMATIONS_PER_HOUR` (100) confirmations an hour; beyond, a 429 with Retry-After.',
+        'most `FOLLOW_CONFIRMATIONS_PER_HOUR` (100) confirmations an hour; beyond, a 429 with Retry-After. ' +
+        'The confirmation names the business and links to the suggestion on the page: it quotes nothing a ' +
+        'visitor wrote.',
       body: followBody,
       responses: [{ status: 202, description: 'A confirmation is on its way, if the address is new' }],
       errors: [403, 410],
@@ -178,7 +180,8 @@ export const publicPageFeature: Feature = {
         sameOrigin(req, services);
         const target = await openCode(db, body.code);
         const ownPost = isPostedToken(services.publicPage, body.code, id, body.posted_token);
-        await followSuggestion(db, followSending(services), target, { suggestionId: id, email: body.email, ownPost });
+        const place = { ...target, code: body.code };
+        await followSuggestion(db, followSending(services), place, { suggestionId: id, email: body.email, ownPost });
         return accepted();
       },
     }),

@@ -54,6 +54,26 @@ function linkIn(message: ReceivedMail, path: string): string {
 }
 
 describe('Follow mail nobody can aim', () => {
+  it('When a visitor follows feedback they wrote, awaiting review, then the confirmation quotes none of it: it names the business and links to the suggestion on the page', async () => {
+    const { t, qr } = await business({ review: true });
+    const words = 'Claim your prize at https://evil.example now';
+    const { id, postedToken } = await postFeedback(qr.code, words);
+    const email = uniqueEmail('stranger');
+    expect((await followJson(mail, id, { code: qr.code, email, posted_token: postedToken })).status).toBe(202);
+
+    const confirmation = await mail.peer.waitFor(email);
+    expect(confirmation.subject).toBe(`Confirm: follow a suggestion to ${t.business.name}`);
+    for (const part of [confirmation.subject, confirmation.text, confirmation.html]) {
+      expect(part).not.toContain('evil.example');
+      expect(part).not.toContain('prize');
+      expect(part).not.toContain('Prize Desk');
+    }
+    const onPage = `${ORIGIN}/f/${qr.code}#s-${id}`;
+    expect(confirmation.text).toContain(`The suggestion on ${t.business.name}’s page:\n${onPage}`);
+    expect(confirmation.html).toContain(`href="${onPage}"`);
+    expect(confirmation.text).toContain(`${ORIGIN}/follow/confirm?token=`);
+  });
+
   it("When a follower's links and an author's thank-you page are opened, then the request log carries none of their tokens", async () => {
     const { qr } = await business({ review: true });
     const { id, postedToken } = await postFeedback(qr.code, 'Warmer lights');
