@@ -30,19 +30,19 @@ const oneLine = (text: string) =>
 const LIFETIME_MS = 24 * 60 * 60_000;
 
 /**
- * A message to a follower: paragraphs, an optional link, and, in every one, the one-click unsubscribe
+ * A message to a follower: paragraphs, links, and, in every one, the one-click unsubscribe
  * headers (RFC 8058: a POST to the URL, no sign-in) and a visible link to the page that does the same.
  */
 export function followerMail(
   baseUrl: string,
   follow: MailedFollow,
-  content: { subject: string; paragraphs: string[]; link?: { url: string; label: string } },
+  content: { subject: string; paragraphs: string[]; links: { url: string; label: string }[] },
 ): NewMail {
   const { unsubscribe } = followLinks(baseUrl, follow);
   const footer = `To stop these emails, open ${unsubscribe}`;
   const text = [
     ...content.paragraphs,
-    ...(content.link ? [`${content.link.label}:\n${content.link.url}`] : []),
+    ...content.links.map((link) => `${link.label}:\n${link.url}`),
     '--',
     footer,
   ].join('\n\n');
@@ -50,7 +50,7 @@ export function followerMail(
   const html = [
     '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">',
     ...content.paragraphs.map(paragraph),
-    ...(content.link ? [`<p><a href="${escapeHtml(content.link.url)}">${escapeHtml(content.link.label)}</a></p>`] : []),
+    ...content.links.map((link) => `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`),
     `<p style="font-size: 0.875em; color: #555"><a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p>`,
     '</body></html>',
   ].join('\n');
@@ -68,17 +68,30 @@ export function followerMail(
   };
 }
 
-/** The one message an unconfirmed address ever gets. */
-export function confirmationMail(baseUrl: string, follow: MailedFollow, business: string, suggestion: string): NewMail {
-  const excerpt = suggestion.length > 140 ? `${suggestion.slice(0, 140)}…` : suggestion;
+/** The suggestion at its place on a QR code's page: where a follower's messages send them to see it. */
+export const suggestionOnPage = (baseUrl: string, code: string, suggestionId: string) =>
+  `${baseUrl.replace(/\/+$/, '')}/f/${code}#s-${suggestionId}`;
+
+/**
+ * The one message an unconfirmed address ever gets. Anyone may type any address, so it carries no
+ * word a visitor wrote (not the suggestion, which may still await review): only the business's name,
+ * chosen by its team, and a link to the suggestion on the page.
+ */
+export function confirmationMail(
+  baseUrl: string,
+  follow: MailedFollow,
+  { business, code, suggestionId }: { business: string; code: string; suggestionId: string },
+): NewMail {
   return followerMail(baseUrl, follow, {
     subject: `Confirm: follow a suggestion to ${business}`,
     paragraphs: [
-      `Someone (hopefully you) asked to be emailed when this suggestion to ${business} moves:`,
-      `“${excerpt}”`,
+      `Someone (hopefully you) asked to be emailed when a suggestion to ${business} moves.`,
       'Nothing more is sent unless you confirm. The link works for 7 days; if you did not ask for this, ignore this message and your address is forgotten.',
     ],
-    link: { url: followLinks(baseUrl, follow).confirm, label: 'Confirm and follow' },
+    links: [
+      { url: suggestionOnPage(baseUrl, code, suggestionId), label: `The suggestion on ${business}’s page` },
+      { url: followLinks(baseUrl, follow).confirm, label: 'Confirm and follow' },
+    ],
   });
 }
 
@@ -118,6 +131,6 @@ export function notificationMail(baseUrl: string, follow: MailedFollow, notice: 
   return followerMail(baseUrl, follow, {
     subject,
     paragraphs,
-    link: notice.pageUrl ? { url: notice.pageUrl, label: 'See it on the page' } : undefined,
+    links: notice.pageUrl ? [{ url: notice.pageUrl, label: 'See it on the page' }] : [],
   });
 }

@@ -12,7 +12,7 @@ import {
   postponeNotice,
   type DueNotice,
 } from './follow-notice.repository.js';
-import { notificationMail, type NoticeContent } from './follow.mail.js';
+import { notificationMail, suggestionOnPage, type NoticeContent } from './follow.mail.js';
 
 export interface FollowNotifierOptions {
   /** Where links lead: PUBLIC_BASE_URL. */
@@ -42,7 +42,7 @@ function contentOf(notice: DueNotice, baseUrl: string, code: string | null): Not
     suggestion: notice.content,
     status,
     reply: notice.reply ? { content: notice.reply.content, changed: replyChanged } : undefined,
-    pageUrl: shownOnPage ? `${baseUrl.replace(/\/+$/, '')}/f/${code}#s-${notice.suggestion_id}` : undefined,
+    pageUrl: shownOnPage ? suggestionOnPage(baseUrl, code, notice.suggestion_id) : undefined,
   };
 }
 

@@ -182,19 +182,14 @@ export async function findFollowers(
 }
 
 /**
- * The suggestion's content when the public page shows it (only those can be followed), else null;
- * with `ownPost` (its author, who proved it), also while it awaits review: public feedback not yet
- * approved nor refused.
+ * Whether the public page shows the suggestion (only those can be followed); with `ownPost` (its
+ * author, who proved it), also while it awaits review: public feedback not yet approved nor refused.
+ * Its row is share-locked until the transaction ends, so a merge or a review waits for the follow.
  */
-export async function findFollowable(
-  db: Queryable,
-  businessId: string,
-  id: string,
-  ownPost = false,
-): Promise<string | null> {
-  const { rows } = await db.query<{ content: string }>(
+export async function findFollowable(db: Queryable, businessId: string, id: string, ownPost = false): Promise<boolean> {
+  const { rows } = await db.query(
     /* sql */ `
-    SELECT content
+    SELECT id
     FROM suggestions
     WHERE business_id = $1
       AND id = $2
@@ -203,39 +198,5 @@ export async function findFollowable(
     FOR SHARE`,
     [businessId, id, ownPost],
   );
-  return rows[0]?.content ?? null;
-}
-
-/**
- * Past `limit` follows made in the business within the last `ms` (each sent one confirmation), how
- * long until the oldest of the latest `limit` leaves that window; null while under the limit.
- */
-export async function followSendsWait(db: Queryable, businessId: string, window: { ms: number; limit: number }) {
-  const { rows } = await db.query<{ wait_ms: number }>(
-    /* sql */ `
-    SELECT EXTRACT(EPOCH FROM created_at - now())::double precision * 1000 + $2::double precision AS wait_ms
-    FROM suggestion_follows
-    WHERE business_id = $1
-      AND created_at > now() - make_interval(secs => $2::double precision / 1000)
-    ORDER BY created_at DESC
-    LIMIT 1
-    OFFSET $3::integer - 1`,
-    [businessId, window.ms, window.limit],
-  );
-  return rows[0]?.wait_ms ?? null;
-}
-
-/** The address's follows in the business still waiting for confirmation (those within their 7 days). */
-export async function countPendingFollows(db: Queryable, businessId: string, email: string): Promise<number> {
-  const { rows } = await db.query<{ pending: number }>(
-    /* sql */ `
-    SELECT count(*)::int AS pending
-    FROM suggestion_follows
-    WHERE business_id = $1
-      AND lower(email) = lower($2)
-      AND confirmed_at IS NULL
-      AND created_at >= now() - make_interval(days => ${CONFIRM_WITHIN_DAYS})`,
-    [businessId, email],
-  );
-  return rows[0]!.pending;
+  return rows.length > 0;
 }

@@ -7,16 +7,15 @@ import { findSuggestion } from '../suggestions/suggestion.repository.js';
 import { confirmationMail } from './follow.mail.js';
 import {
   confirmFollow,
-  countPendingFollows,
   deleteExpiredFollows,
   deleteFollows,
   findFollowable,
   findFollowById,
   findFollowers,
-  followSendsWait,
   insertFollow,
   type FollowerRow,
 } from './follow.repository.js';
+import { countPendingFollows, followSendsWait, insertPostedUse, lockFollowSends } from './follow-limits.repository.js';
 import { linkId, linkValid, newLinkKey, type LinkPurpose } from './follow.tokens.js';
 
 /** Where a follow comes from: a QR code's page of a business. */
@@ -24,6 +23,8 @@ export interface FollowPlace {
   business_id: string;
   business_name: string;
   qr_code_id: string;
+  /** The QR code's code: the confirmation links to the suggestion on this page. */
+  code: string;
 }
 
 /** How follow confirmations are sent: the mail outbox, the links' base, and the business's hourly cap. */
@@ -44,13 +45,23 @@ const PRUNE_PER_FOLLOW = 20;
  */
 export const PENDING_PER_ADDRESS = 3;
 
+/** A posted_token starts one follow: a second use, whatever address it names, is this 409. */
+const postedTokenUsed = () =>
+  new HttpError(
+    409,
+    'This posted_token has already started a follow: it starts one, once. Check the inbox of the address it named.',
+    'POSTED_TOKEN_USED',
+  );
+
 /**
- * An address asks to follow a suggestion the page shows, or (`ownPost`, proven by the caller) the
- * feedback it has just posted, while that awaits review: a new follow is unconfirmed, and its one
- * confirmation is queued in the same transaction and sent after commit, never delaying the answer.
- * An address that already follows it, confirmed or not, or that already waits on PENDING_PER_ADDRESS
- * confirmations from the business, gets nothing more. Answers the same either way: the page never
- * tells who follows what.
+ * An address asks to follow a suggestion the page shows, or (`ownPost`: the caller checked its
+ * posted_token) the feedback it has just posted, while that awaits review. A new follow is
+ * unconfirmed, and its one confirmation (which quotes nothing a visitor wrote) is queued in the same
+ * transaction and sent after commit, never delaying the answer. An address that already follows it, confirmed or not, or that already
+ * waits on PENDING_PER_ADDRESS confirmations from the business, gets nothing more; the answer is the
+ * same either way: the page never tells who follows what. A posted_token is spent by the follow that
+ * carries it, whatever became of it, unless the follow is refused (404, 429). The business's follows
+ * take turns from the counts to the insert, so both caps are exact however many arrive at once.
  */
 export async function followSuggestion(
   pool: pg.Pool,
@@ -60,8 +71,9 @@ export async function followSuggestion(
 ): Promise<void> {
   const mailIds = await withTransaction(pool, async (tx) => {
     await deleteExpiredFollows(tx, PRUNE_PER_FOLLOW);
-    const content = await findFollowable(tx, place.business_id, suggestionId, ownPost);
-    if (content === null) throw notFound('Suggestion');
+    await lockFollowSends(tx, place.business_id);
+    if (!(await findFollowable(tx, place.business_id, suggestionId, ownPost))) throw notFound('Suggestion');
+    if (ownPost && !(await insertPostedUse(tx, place.business_id, suggestionId))) throw postedTokenUsed();
     if ((await countPendingFollows(tx, place.business_id, email)) >= PENDING_PER_ADDRESS) return [];
     const wait = await followSendsWait(tx, place.business_id, { ms: HOUR_MS, limit: sending.confirmationsPerHour });
     if (wait !== null) {
@@ -80,7 +92,11 @@ export async function followSuggestion(
       linkKey: newLinkKey(),
     });
     if (!follow) return [];
-    const mail = confirmationMail(sending.baseUrl, follow, place.business_name, content);
+    const mail = confirmationMail(sending.baseUrl, follow, {
+      business: place.business_name,
+      code: place.code,
+      suggestionId,
+    });
     await sending.mailer.enqueue(tx, mail);
     return [mail.id];
   });

@@ -157,6 +157,10 @@ const MESSAGES: Record<number, [string, string]> = {
 /** Refusals that need their own words for a visitor, by code; they say when to come back themselves. */
 const CODE_MESSAGES: Record<string, [string, string]> = {
   BAD_EMAIL: ['That email address does not look right', 'Go back, check the address and try again.'],
+  POSTED_TOKEN_USED: [
+    'Already asked',
+    'You have already asked to follow your suggestion from this notice. Check your inbox for the confirmation.',
+  ],
   FOLLOW_LIMIT: [
     'Not sent yet',
     'This page has had many follow requests in the last hour, so no confirmation was sent. Please try again later.',
@@ -306,7 +310,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     const place = await shownPlaceOf(pool, target, id);
     if (place && place !== id) return res.redirect(303, `/f/${code}#s-${place}`);
     const ownPost = isPostedToken(services.publicPage, code, id, form.data.posted);
-    await followSuggestion(pool, followSending(services), target, {
+    const followedFrom = { ...target, code };
+    await followSuggestion(pool, followSending(services), followedFrom, {
       suggestionId: id,
       email: form.data.email,
       ownPost,

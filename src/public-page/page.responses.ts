@@ -82,7 +82,8 @@ export const postedFeedbackSchema = z
       .meta({ description: 'As the page shows it; null while awaiting review' }),
     posted_token: z.string().meta({
       description:
-        'Proof that this client posted it: send it as `posted_token` to follow the suggestion while it awaits review',
+        'Proof that this client posted it: send it as `posted_token` to follow the suggestion while it awaits ' +
+        'review. It starts one follow, once',
     }),
   })
   .meta({

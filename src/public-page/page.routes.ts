@@ -170,15 +170,19 @@ export const publicPageFeature: Feature = {
         'Double opt-in: a new address gets one email with a link to confirm, and nothing else until it ' +
         'does; unconfirmed after 7 days, it is forgotten. An address that already follows the suggestion ' +
         'gets nothing more. The answer is the same either way (docs/notifications.md). A business sends at ' +
-        'most `FOLLOW_CONFIRMATIONS_PER_HOUR` (100) confirmations an hour; beyond, a 429 with Retry-After.',
+        'most `FOLLOW_CONFIRMATIONS_PER_HOUR` (100) confirmations an hour; beyond, a 429 with Retry-After. ' +
+        'The confirmation names the business and links to the suggestion on the page: it quotes nothing a ' +
+        'visitor wrote. A `posted_token` starts one follow, once: sent again (with any address), it is a 409 ' +
+        '`POSTED_TOKEN_USED`.',
       body: followBody,
       responses: [{ status: 202, description: 'A confirmation is on its way, if the address is new' }],
-      errors: [403, 410],
+      errors: [403, 409, 410],
       handler: async ({ req, body, services, id, db }) => {
         sameOrigin(req, services);
         const target = await openCode(db, body.code);
         const ownPost = isPostedToken(services.publicPage, body.code, id, body.posted_token);
-        await followSuggestion(db, followSending(services), target, { suggestionId: id, email: body.email, ownPost });
+        const place = { ...target, code: body.code };
+        await followSuggestion(db, followSending(services), place, { suggestionId: id, email: body.email, ownPost });
         return accepted();
       },
     }),

@@ -79,7 +79,8 @@ export const followBody = z
     email,
     posted_token: postedProof.optional().meta({
       description:
-        'The `posted_token` of the answer that posted this suggestion: lets its author follow it while it awaits review',
+        'The `posted_token` of the answer that posted this suggestion: lets its author follow it while it awaits ' +
+        'review. It starts one follow, once: sent again, with any address, it is a 409 `POSTED_TOKEN_USED`',
     }),
   })
   .meta({ examples: [{ code: 'k3Fz9QbT2w', email: 'ana.lima@example.com' }] });

@@ -57,7 +57,9 @@ describe('Following a suggestion by email', () => {
     await followFromPage(qr.code, s.id, email);
     const confirmation = await mail.peer.waitFor(email);
     expect(confirmation.subject).toBe(`Confirm: follow a suggestion to ${t.business.name}`);
-    expect(confirmation.text).toContain('Oat milk, please');
+    // it quotes nothing a visitor wrote: it names the business and links to the suggestion on the page
+    expect(confirmation.text).not.toContain('Oat milk');
+    expect(confirmation.text).toContain(`${ORIGIN}/f/${qr.code}#s-${s.id}`);
     const unsubscribe = linkIn(confirmation, '/follow/unsubscribe');
     expect(confirmation.headers['list-unsubscribe']).toBe(`<${ORIGIN}${unsubscribe}>`);
     expect(confirmation.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');

@@ -132,6 +132,8 @@ export function useSmtpApp(
   options: {
     poll?: boolean;
     failedAuthLimit?: number;
+    /** Page writes (posts, votes, follows) one address may make a minute; the service's default unless told. */
+    pageWriteLimit?: number;
     sender?: Partial<MailSenderOptions>;
     /** The public page's clock (form tokens' minimum fill time is measured on it). */
     publicPage?: { now?: () => number; followConfirmationsPerHour?: number };
@@ -156,6 +158,7 @@ export function useSmtpApp(
     const rateLimiters = createRateLimiters({
       limit: 100_000,
       failedAuthLimit: options.failedAuthLimit ?? 100_000,
+      pageWriteLimit: options.pageWriteLimit,
       logger,
     });
     const app = createApp({ db: ctx.db, logger, rateLimiters, mail: sender, publicPage: options.publicPage });
