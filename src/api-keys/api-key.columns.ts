@@ -30,9 +30,12 @@ export const API_KEY_COLUMN_MAP = {
   created_at: { shownIn: 'read', schema: timestamp, instant: true },
   last_used_at: {
     shownIn: 'read',
-    schema: z.iso
-      .datetime()
-      .regex(/:00\.000Z$/, 'is truncated to the minute')
+    // One pattern, not the date-time's and a second one: validators that fold several patterns into
+    // one (Prism) got it wrong and flagged every key that had been used.
+    schema: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/)
+      .meta({ format: 'date-time' })
       .nullable()
       .meta({
         description:

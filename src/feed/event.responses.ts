@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../outbox/event.types.js';
+import { TEST_EVENT_TYPE, type EventType } from '../outbox/event.types.js';
 import { commentSchema } from '../comments/comment.responses.js';
 import { issueSchema } from '../issues/issue.responses.js';
 import { qrCodeSchema } from '../qr-codes/qr-code.responses.js';
@@ -15,15 +15,6 @@ export const fieldChangesSchema = z.record(z.string(), z.object({ from: z.unknow
   examples: [{ status: { from: 'pending', to: 'reviewing' } }],
 });
 
-/** The resource as its single-item read (the business-scoped family's, for suggestions) returned it. */
-const eventObject = z.union([
-  suggestionDashboardSchema,
-  issueSchema,
-  commentSchema,
-  qrCodeSchema,
-  webhookEndpointSummarySchema,
-]);
-
 export const EVENT_EXAMPLE = {
   id: '0194b3f5-2c10-7d4e-8a9b-1c2d3e4f5a6b',
   type: 'suggestion.updated',
@@ -35,39 +26,15 @@ export const EVENT_EXAMPLE = {
   },
 };
 
-export const eventSchema = z
-  .object({
-    id: uuid.meta({ description: 'Also the `webhook-id` of its deliveries' }),
-    type: z.enum(EVENT_TYPES),
-    created_at: timestamp,
-    business_id: uuid,
-    data: z.object({
-      object: eventObject,
-      changes: fieldChangesSchema.optional().meta({ description: 'On `*.updated` events: what changed' }),
-    }),
-  })
-  .meta({
-    id: 'Event',
-    description: 'A change in the business: the resource as its single-item read returned it then',
-    examples: [EVENT_EXAMPLE],
-  });
-
-export const eventFeedSchema = z
-  .object({
-    data: z.array(eventSchema),
-    next_cursor: z.string().nullable().meta({
-      description: 'Pass as `after` to read on; null only when nothing was ever returned',
-    }),
-    has_more: z.boolean().meta({ description: 'More events follow right away' }),
-  })
-  .meta({
-    id: 'EventFeed',
-    description: 'Events after the cursor, oldest first',
-    examples: [{ data: [EVENT_EXAMPLE], next_cursor: 'WyI3NTMiLDEsMTc2OTg1MTkxMjM0NV0', has_more: false }],
-  });
+interface Payload {
+  type: EventType | typeof TEST_EVENT_TYPE;
+  object: z.ZodType;
+  changes: boolean;
+  summary: string;
+}
 
 /** What each event type carries as its object, and whether it says what changed. */
-const PAYLOADS: { type: string; object: z.ZodType; changes: boolean; summary: string }[] = [
+const PAYLOADS: Payload[] = [
   { type: 'suggestion.created', object: suggestionDashboardSchema, changes: false, summary: 'A suggestion was made' },
   {
     type: 'suggestion.updated',
@@ -140,34 +107,101 @@ const EXAMPLE_CHANGES: Record<string, unknown> = {
   'qr_code.updated': { active: { from: true, to: false } },
 };
 
-const componentName = (type: string) =>
-  `${type
+const pascalCase = (type: string) =>
+  type
     .split(/[._]/)
     .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join('')}Webhook`;
+    .join('');
 
-/** The body of each webhook, by event type: `{type, timestamp, data}` (Standard Webhooks). */
-export const webhookPayloads = PAYLOADS.map(({ type, object, changes, summary }) => ({
-  type,
-  summary,
-  body: z
+/** An event's `data`: the resource, and on a change what changed (every such event says it). */
+const dataSchema = ({ object, changes }: Payload) =>
+  z.object({ object, ...(changes ? { changes: fieldChangesSchema } : {}) });
+
+const dataExample = ({ type, object, changes }: Payload) => ({
+  object: exampleOf(object),
+  ...(changes ? { changes: EXAMPLE_CHANGES[type] } : {}),
+});
+
+type Member = z.ZodObject<{ type: z.ZodLiteral<string> }>;
+
+/**
+ * One schema per type, joined on `type`: a `oneOf` with an OpenAPI discriminator whose mapping names
+ * each type's component, so a generated client narrows an event by its type to its object.
+ */
+function joinedOnType(members: { type: string; schema: Member }[], meta: { id: string; description: string }) {
+  const mapping = Object.fromEntries(
+    members.map(({ type, schema }) => [type, `#/components/schemas/${z.globalRegistry.get(schema)!.id!}`]),
+  );
+  const schemas = members.map(({ schema }) => schema) as [Member, ...Member[]];
+  return z
+    .discriminatedUnion('type', schemas)
+    .meta({ ...meta, examples: [exampleOf(schemas[0])], discriminator: { propertyName: 'type', mapping } });
+}
+
+/** An event in the feed, one schema per type (`webhook.test` is never in the feed). */
+const feedEventSchemas = PAYLOADS.filter((payload) => payload.type !== TEST_EVENT_TYPE).map((payload) => ({
+  type: payload.type,
+  schema: z
     .object({
-      type: z.literal(type),
-      timestamp: timestamp.meta({ description: 'When the event happened (the event’s created_at)' }),
-      data: z.object({ object, ...(changes ? { changes: fieldChangesSchema } : {}) }),
+      id: uuid.meta({ description: 'Also the `webhook-id` of its deliveries' }),
+      type: z.literal(payload.type),
+      created_at: timestamp,
+      business_id: uuid,
+      data: dataSchema(payload),
     })
     .meta({
-      id: componentName(type),
-      description: summary,
-      examples: [
-        {
-          type,
-          timestamp: EXAMPLE.updatedAt,
-          data: {
-            object: exampleOf(object),
-            ...(changes ? { changes: EXAMPLE_CHANGES[type] } : {}),
-          },
-        },
-      ],
+      id: `${pascalCase(payload.type)}Event`,
+      description: payload.summary,
+      examples: [{ ...EVENT_EXAMPLE, type: payload.type, data: dataExample(payload) }],
     }),
+}));
+
+export const eventSchema = joinedOnType(feedEventSchemas, {
+  id: 'Event',
+  description: 'A change in the business, one schema per `type`: the resource as its single-item read returned it then',
+});
+
+export const eventFeedSchema = z
+  .object({
+    data: z.array(eventSchema),
+    next_cursor: z.string().nullable().meta({
+      description: 'Pass as `after` to read on; null only when nothing was ever returned',
+    }),
+    has_more: z.boolean().meta({ description: 'More events follow right away' }),
+  })
+  .meta({
+    id: 'EventFeed',
+    description: 'Events after the cursor, oldest first',
+    examples: [{ data: [EVENT_EXAMPLE], next_cursor: 'WyI3NTMiLDEsMTc2OTg1MTkxMjM0NV0', has_more: false }],
+  });
+
+/** The body of each webhook, by event type: `{type, timestamp, data}` (Standard Webhooks). */
+const webhookBodies = PAYLOADS.map((payload) => ({
+  type: payload.type,
+  summary: payload.summary,
+  schema: z
+    .object({
+      type: z.literal(payload.type),
+      timestamp: timestamp.meta({ description: 'When the event happened (the event’s created_at)' }),
+      data: dataSchema(payload),
+    })
+    .meta({
+      id: `${pascalCase(payload.type)}Webhook`,
+      description: payload.summary,
+      examples: [{ type: payload.type, timestamp: EXAMPLE.updatedAt, data: dataExample(payload) }],
+    }),
+}));
+
+/** Whatever a webhook endpoint receives, one schema per `type`: what a receiver's generated types narrow. */
+const webhookPayloadSchema = joinedOnType(webhookBodies, {
+  id: 'WebhookPayload',
+  description: 'The body of any webhook, one schema per `type`',
+});
+
+/** Each webhook: its own body, in the union every endpoint's receiver reads. */
+export const webhookPayloads = webhookBodies.map(({ type, summary, schema }) => ({
+  type,
+  summary,
+  body: schema,
+  joined: webhookPayloadSchema,
 }));

@@ -329,7 +329,10 @@ export class RouteTable {
 export interface WebhookDoc {
   type: string;
   summary: string;
+  /** This type's body. */
   body: z.ZodType;
+  /** The union of every type's body, discriminated on `type`: what the request body refers to. */
+  joined: z.ZodType;
 }
 
 /** A feature's routes, and the tags that group them in the reference. */

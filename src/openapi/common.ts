@@ -161,5 +161,6 @@ session token (\`fbs_…\`, from \`POST /auth/login\`) in \`Authorization: Beare
 limit the answer is a 429 with \`Retry-After\` and the body \`{error: {code, message, retryAfter}}\`.
 
 **Errors** have the body \`{statusCode, message, error, code?, requestId?}\`; unknown query parameters
-and body fields are a 400, malformed and unknown ids a 404.
+and body fields are a 400, malformed and unknown ids a 404; under \`/businesses/{business_id}\` a business
+id that is unknown, malformed or not the credential's is a 403.
 `;

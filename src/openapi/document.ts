@@ -207,6 +207,8 @@ function webhookOperation(hook: WebhookDoc) {
       operationId: `webhook_${hook.type.replace(/\./g, '_')}`,
       summary: hook.summary,
       description:
+        `The body is a \`${componentId(hook.joined)}\` (one schema per \`type\`, joined on it); this type's is ` +
+        `\`${componentId(hook.body)}\`. ` +
         'Signed to Standard Webhooks v1: verify with the `standardwebhooks` package and the endpoint secret ' +
         '(README, "Events and webhooks"). Answer 2xx within 10 s; anything else is retried, a 410 disables ' +
         'the endpoint.',
@@ -224,7 +226,7 @@ function webhookOperation(hook: WebhookDoc) {
         required: true,
         content: {
           'application/json': {
-            schema: ref('schemas', componentId(hook.body)),
+            schema: ref('schemas', componentId(hook.joined)),
             example: requiredExample(hook.body, `webhook ${hook.type}`),
           },
         },

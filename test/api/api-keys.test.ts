@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { apiDocument } from '../../src/routes.js';
 import { useOtherApps, useTestApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
 
@@ -115,6 +116,24 @@ describe('/businesses/:id/api-keys (Settings > Integrations)', () => {
     const list = await ctx.request().get(base(t)).set(as(t.ownerToken));
     const read = list.body.data.find((k: { id: string }) => k.id === t.readKey.id);
     expect(read.last_used_at).toBe('2026-01-31T09:30:00.000Z');
+  });
+
+  it('When one key has been used and another has not, then the list shows each as the one pattern the document gives', async () => {
+    const t = await buildTeam(ctx.db);
+    // Used now, through the API; the write key stays unused.
+    expect((await ctx.request().get('/api/v1/suggestions').set('X-API-Key', t.readKey.key)).status).toBe(200);
+    const list = await ctx.request().get(base(t)).set(as(t.ownerToken));
+    const shown = (id: string) => list.body.data.find((k: { id: string }) => k.id === id).last_used_at as unknown;
+
+    const field = apiDocument().components as { schemas: Record<string, { properties: Record<string, unknown> }> };
+    const { anyOf } = field.schemas.ApiKey!.properties.last_used_at as { anyOf: Record<string, unknown>[] };
+    const text = anyOf.find((branch) => branch.type === 'string')!;
+    // Some validators (Prism) fold an allOf of patterns into one, wrongly: one pattern says it plainly.
+    expect(Object.keys(text).sort()).toEqual(['format', 'pattern', 'type']);
+    expect(anyOf.find((branch) => branch.type === 'null')).toBeDefined();
+    expect(shown(t.readKey.id)).toMatch(new RegExp(text.pattern as string));
+    expect(Date.now() - Date.parse(shown(t.readKey.id) as string)).toBeLessThan(61_000);
+    expect(shown(t.writeKey.id)).toBeNull();
   });
 });
 

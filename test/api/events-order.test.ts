@@ -148,7 +148,10 @@ describe('The event feed across a transaction id that gains a digit', () => {
         const label = `${String(xid)}${half}`;
         labels.push(label);
         await withTransaction(pool, async (tx) => {
-          await publishEvent(tx, t.business.id, index % 2 ? 'qr_code.updated' : 'qr_code.created', qrEvent(label));
+          // An update says what changed, as the document's qr_code.updated requires.
+          const changes = { active: { from: true, to: false } };
+          if (index % 2) await publishEvent(tx, t.business.id, 'qr_code.updated', { ...qrEvent(label), changes });
+          else await publishEvent(tx, t.business.id, 'qr_code.created', qrEvent(label));
           await moveEvents(tx, t.business.id, [label], xid);
         });
       }

@@ -45,10 +45,34 @@ describe('the document', () => {
       'webhook-timestamp',
       'webhook-signature',
     ]);
-    const body = schema(updated.requestBody.content['application/json'].schema.$ref.split('/').at(-1));
+    const joined = schema(updated.requestBody.content['application/json'].schema.$ref.split('/').at(-1));
+    const body = schema(joined.discriminator.mapping['suggestion.updated'].split('/').at(-1));
     expect(body.required).toEqual(['type', 'timestamp', 'data']);
     expect(body.properties.data.properties.object).toEqual({ $ref: '#/components/schemas/DashboardSuggestion' });
     expect(body.properties.data.required).toEqual(['object', 'changes']);
+  });
+
+  it('When a client generates types, then feed events and webhook bodies are one schema per type, joined on type', () => {
+    const feedItem = schema('EventFeed').properties.data.items;
+    const webhookBodies = Object.values(document.webhooks as Json).map(
+      (hook) => hook.post.requestBody.content['application/json'].schema,
+    );
+    for (const [joined, types] of [
+      [feedItem, EVENT_TYPES],
+      ...webhookBodies.map((body) => [body, [...EVENT_TYPES, TEST_EVENT_TYPE]] as const),
+    ] as const) {
+      const union = schema((joined as Json).$ref.split('/').at(-1));
+      expect(union.discriminator.propertyName).toBe('type');
+      expect(Object.keys(union.discriminator.mapping).sort()).toEqual([...types].sort());
+      expect(union.oneOf.map((member: Json) => member.$ref).sort()).toEqual(
+        Object.values(union.discriminator.mapping).sort(),
+      );
+      for (const [type, ref] of Object.entries(union.discriminator.mapping as Record<string, string>)) {
+        const member = schema(ref.split('/').at(-1)!);
+        expect(member.properties.type).toEqual({ type: 'string', const: type });
+        expect(member.required).toContain('type');
+      }
+    }
   });
 
   it('covers both route families, the auth routes and the service routes', () => {

@@ -93,6 +93,9 @@ export class ContractChecker {
     this.#document = document;
     // CommonJS under NodeNext: the default import is the module, whose `default` is the plugin.
     addFormats.default(this.#ajv);
+    // OpenAPI's discriminator only tells code generators which branch a `type` names: the oneOf it sits
+    // on validates exactly, and ajv's own support refuses the mapping that generators need.
+    this.#ajv.addKeyword('discriminator');
     const components = document.components as { schemas: Record<string, unknown> };
     for (const [name, schema] of Object.entries(components.schemas)) {
       this.#ajv.addSchema(asUrn(schema) as JsonObject, `urn:schema:${name}`);
