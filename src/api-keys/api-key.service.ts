@@ -5,7 +5,7 @@ import { newId } from '../shared/ids.js';
 import type { Scope } from '../shared/schemas.js';
 import { findFirstOwner, findMember } from '../users/user.repository.js';
 import { recordActivity } from '../outbox/outbox.service.js';
-import { countApiKeys, findApiKeys, insertApiKey, revokeApiKey, type ApiKeyRow } from './api-key.repository.js';
+import { API_KEYS, insertApiKey, revokeApiKey, type ApiKeyRow } from './api-key.repository.js';
 import type { PageRequest } from '../db/paging.js';
 import { generateApiKey } from '../auth/key-format.js';
 
@@ -22,8 +22,7 @@ export async function listApiKeys(
   businessId: string,
   page: PageRequest<'created_at'>,
 ): Promise<{ rows: ApiKeyRow[]; total: number }> {
-  const [rows, total] = await Promise.all([findApiKeys(pool, businessId, page), countApiKeys(pool, businessId)]);
-  return { rows, total };
+  return API_KEYS.page(pool, businessId, page);
 }
 
 /** Creates a key and returns its full value: the only moment it exists outside the client. */
