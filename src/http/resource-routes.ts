@@ -7,6 +7,7 @@ import { created, noContent, ok } from './reply.js';
 import {
   defineRoute,
   type Feature,
+  type Method,
   type Route,
   type RouteContext,
   type Services,
@@ -191,32 +192,20 @@ export function resourceFeature<
       }),
     );
   }
-  if (get) {
-    routes.push(
-      defineRoute({
-        ...one,
-        ...words(get),
-        method: 'get',
-        action: access.read,
-        ...(get.query ? { query: get.query } : {}),
-        responses: answer(200, get.answer ?? `The ${noun}`),
-        handler: async (context) => ok(present(await get.run(context), context.services)),
-      }),
-    );
-  }
-  if (update) {
-    routes.push(
-      defineRoute({
-        ...one,
-        ...words(update),
-        method: 'patch',
-        action: access.write,
-        ...(update.body ? { body: update.body } : {}),
-        responses: answer(200, update.answer ?? `The updated ${noun}`),
-        handler: async (context) => ok(present(await update.run(context), context.services)),
-      }),
-    );
-  }
+  /** A route on one row that answers it (200), as the presenter shows it. */
+  const rowRoute = <Q, B>(method: Method, op: RowOperation<Row, Q, B>, action: Action, answers: string) =>
+    defineRoute<'business', Q, B>({
+      ...one,
+      ...words(op),
+      ...(op.query ? { query: op.query } : {}),
+      ...(op.body ? { body: op.body } : {}),
+      method,
+      action,
+      responses: answer(200, op.answer ?? answers),
+      handler: async (context) => ok(present(await op.run(context), context.services)),
+    });
+  if (get) routes.push(rowRoute('get', get, access.read, `The ${noun}`));
+  if (update) routes.push(rowRoute('patch', update, access.write, `The updated ${noun}`));
   if (remove) {
     routes.push(
       defineRoute({
@@ -233,17 +222,6 @@ export function resourceFeature<
       }),
     );
   }
-  if (revoke) {
-    routes.push(
-      defineRoute({
-        ...one,
-        ...words(revoke),
-        method: 'delete',
-        action: access.write,
-        responses: answer(200, revoke.answer ?? `The revoked ${noun}`),
-        handler: async (context) => ok(present(await revoke.run(context), context.services)),
-      }),
-    );
-  }
+  if (revoke) routes.push(rowRoute('delete', revoke, access.write, `The revoked ${noun}`));
   return { tags: [spec.tag], routes: [...routes, ...(spec.more ?? [])] };
 }
