@@ -1,6 +1,7 @@
 /**
- * Dependencies point one way (CONTRIBUTING.md): features depend on auth/, errors/, db/, shared/ and
- * http/, and those never depend on a feature. `npm run lint` fails on any cycle, between modules or
+ * Dependencies point one way (CONTRIBUTING.md): features depend on the middle tier (outbox/, counts/,
+ * users/) and on the shared layers (auth/, errors/, db/, shared/, http/...); the middle tier depends on
+ * the shared layers only, and those never depend on either. `npm run lint` fails on any cycle, between modules or
  * between folders.
  */
 
@@ -14,6 +15,15 @@ const CORE_PATH = `^src/(${CORE.join('|')})/`;
  * feature from its first file, with nothing to keep in step (test/lint/depcruise.test.ts).
  */
 const FEATURE_PATH = `^src/(?!(${CORE.join('|')})/)[^/]+/`;
+
+/**
+ * The middle tier: what several features share that is itself about the business (a change's
+ * activity, event and deliveries; the counted lists; the users). Features may import it; it imports
+ * only the shared layers, never a feature, and the shared layers never import it.
+ */
+const MIDDLE = ['outbox', 'counts', 'users'];
+const MIDDLE_PATH = `^src/(${MIDDLE.join('|')})/`;
+const FEATURE_ABOVE_MIDDLE_PATH = `^src/(?!(${[...CORE, ...MIDDLE].join('|')})/)[^/]+/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -38,6 +48,13 @@ module.exports = {
       severity: 'error',
       from: { path: CORE_PATH },
       to: { path: FEATURE_PATH },
+    },
+    {
+      name: 'middle-knows-no-feature',
+      comment: `The middle tier (${MIDDLE.join(', ')}) imports the shared layers only, never a feature.`,
+      severity: 'error',
+      from: { path: MIDDLE_PATH },
+      to: { path: FEATURE_ABOVE_MIDDLE_PATH },
     },
     {
       name: 'only-the-root-composes',

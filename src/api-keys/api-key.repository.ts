@@ -1,6 +1,6 @@
 import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
-import { orderAndPage, type PageRequest } from '../db/paging.js';
+import { resourceTable } from '../db/resource-table.js';
 import type { Scope } from '../shared/schemas.js';
 import { API_KEY_COLUMN_MAP, type ApiKeyRow } from './api-key.columns.js';
 
@@ -23,29 +23,13 @@ export async function insertApiKey(
   return rows[0]!;
 }
 
-export async function findApiKeys(
-  db: Queryable,
-  businessId: string,
-  page: PageRequest<'created_at'>,
-): Promise<ApiKeyRow[]> {
-  const params: unknown[] = [businessId];
-  const { rows } = await db.query<ApiKeyRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM api_keys k
-    WHERE k.business_id = $1
-    ${orderAndPage('k.created_at', page, params, 'k.id')}`,
-    params,
-  );
-  return rows;
-}
-
-export async function countApiKeys(db: Queryable, businessId: string): Promise<number> {
-  const { rows } = await db.query<{ total: number }>('SELECT count(*) AS total FROM api_keys WHERE business_id = $1', [
-    businessId,
-  ]);
-  return rows[0]!.total;
-}
+/** A page of keys, as every plain resource reads them (newest first by default, in the schema). */
+export const API_KEYS = resourceTable<ApiKeyRow, 'created_at'>({
+  table: 'api_keys',
+  columns: columnList(API_KEY_COLUMN_MAP),
+  resource: 'API key',
+  sorts: { created_at: 'created_at' },
+});
 
 /** Holds the business's key list until the transaction ends: two creations cannot both take the last place. */
 export async function lockApiKeyList(db: Queryable, businessId: string): Promise<void> {

@@ -44,6 +44,5 @@ export const createdApiKeySchema = apiKeySchema
       },
     ],
   });
-export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 export const apiKeyOffsetPageSchema = offsetEnvelopeSchema(apiKeySchema, 'ApiKeyOffsetPage');

@@ -6,9 +6,8 @@ import type { Scope } from '../shared/schemas.js';
 import { findFirstOwner, findMember } from '../users/user.repository.js';
 import { recordActivity } from '../outbox/outbox.service.js';
 import {
+  API_KEYS,
   countActiveApiKeys,
-  countApiKeys,
-  findApiKeys,
   insertApiKey,
   lockApiKeyList,
   revokeApiKey,
@@ -30,8 +29,7 @@ export async function listApiKeys(
   businessId: string,
   page: PageRequest<'created_at'>,
 ): Promise<{ rows: ApiKeyRow[]; total: number }> {
-  const [rows, total] = await Promise.all([findApiKeys(pool, businessId, page), countApiKeys(pool, businessId)]);
-  return { rows, total };
+  return API_KEYS.page(pool, businessId, page);
 }
 
 /**

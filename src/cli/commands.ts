@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toApiKeyResponse } from '../api-keys/api-key.presenter.js';
-import { findApiKeyBusiness, findApiKeys } from '../api-keys/api-key.repository.js';
+import { API_KEYS, findApiKeyBusiness } from '../api-keys/api-key.repository.js';
 import { createApiKey, revokeKey } from '../api-keys/api-key.service.js';
 import { toBusinessResponse } from '../businesses/business.presenter.js';
 import { changeBusiness, createBusiness } from '../businesses/business.service.js';
@@ -212,7 +212,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       async run(db, input) {
         await requireBusiness(db, input.business);
         const everyKey = { sort: 'created_at', order: 'asc', limit: 1_000_000, offset: 0 } as const;
-        return (await findApiKeys(db.pool, input.business, everyKey)).map(toApiKeyResponse);
+        return (await API_KEYS.page(db.pool, input.business, everyKey)).rows.map(toApiKeyResponse);
       },
     }),
     revoke: command({

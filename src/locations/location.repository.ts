@@ -1,6 +1,6 @@
 import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
-import { findPageWithTotal, orderAndPage, type PageRequest } from '../db/paging.js';
+import { resourceTable } from '../db/resource-table.js';
 import { LOCATION_COLUMN_MAP, type LocationRow } from './location.columns.js';
 
 export type { LocationRow };
@@ -26,42 +26,16 @@ export async function insertLocation(
   return rows[0]!;
 }
 
-export async function findLocation(
-  db: Queryable,
-  businessId: string,
-  id: string,
-  { forUpdate = false } = {},
-): Promise<LocationRow | null> {
-  const { rows } = await db.query<LocationRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM locations
-    WHERE business_id = $1
-      AND id = $2
-    ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  return rows[0] ?? null;
-}
-
-export async function findLocationPage(
-  db: Queryable,
-  businessId: string,
-  page: PageRequest<LocationSort>,
-): Promise<{ rows: LocationRow[]; total: number }> {
-  const params: unknown[] = [businessId];
-  return findPageWithTotal<LocationRow>(db, 'SELECT count(*) AS total FROM locations WHERE business_id = $1', {
-    sql: /* sql */ `
-      SELECT ${COLUMNS}
-      FROM locations
-      WHERE business_id = $1
-      ${orderAndPage(LOCATION_SORTS[page.sort], page, params)}`,
-    params,
-  });
-}
+/** One location and a page of them, as every plain resource reads them. */
+export const LOCATIONS = resourceTable<LocationRow, LocationSort>({
+  table: 'locations',
+  columns: COLUMNS,
+  resource: 'Location',
+  sorts: LOCATION_SORTS,
+});
 
 export async function locationExists(db: Queryable, businessId: string, locationId: string): Promise<boolean> {
-  return (await findLocation(db, businessId, locationId)) !== null;
+  return (await LOCATIONS.find(db, businessId, locationId)) !== null;
 }
 
 export async function renameLocation(

@@ -10,9 +10,8 @@ import {
   countLocationUses,
   deleteLocation,
   detachLocation,
-  findLocation,
-  findLocationPage,
   insertLocation,
+  LOCATIONS,
   renameLocation,
   type LocationRow,
   type LocationSort,
@@ -24,14 +23,11 @@ import {
  */
 
 export async function listLocations(pool: pg.Pool, businessId: string, page: PageRequest<LocationSort>) {
-  return findLocationPage(pool, businessId, page);
+  return LOCATIONS.page(pool, businessId, page);
 }
 
-export async function getLocation(db: Queryable, businessId: string, id: string): Promise<LocationRow> {
-  const location = await findLocation(db, businessId, id);
-  if (!location) throw notFound('Location');
-  return location;
-}
+export const getLocation = (db: Queryable, businessId: string, id: string): Promise<LocationRow> =>
+  LOCATIONS.get(db, businessId, id);
 
 /** Names are unique per business ignoring case: a taken one is a 409, whoever took it first. */
 const uniqueName = <T>(name: string, write: () => Promise<T>): Promise<T> =>
@@ -66,7 +62,7 @@ export async function changeLocation(
 ): Promise<LocationRow> {
   return uniqueName(name, () =>
     withTransaction(pool, async (tx) => {
-      const before = await findLocation(tx, businessId, id, { forUpdate: true });
+      const before = await LOCATIONS.find(tx, businessId, id, { forUpdate: true });
       if (!before) throw notFound('Location');
       if (before.name === name) return before;
       const after = (await renameLocation(tx, businessId, id, name))!;
@@ -96,7 +92,7 @@ export async function removeLocation(
   force: boolean,
 ): Promise<void> {
   await withTransaction(pool, async (tx) => {
-    const location = await findLocation(tx, businessId, id, { forUpdate: true });
+    const location = await LOCATIONS.find(tx, businessId, id, { forUpdate: true });
     if (!location) throw notFound('Location');
     const uses = await countLocationUses(tx, businessId, id);
     const inUse = uses.qr_codes + uses.suggestions + uses.issues > 0;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.js';
-import { orderAndPage, type PageRequest } from '../db/paging.js';
-import { whereClause, type Condition } from '../db/where.js';
+import type { PageRequest } from '../db/paging.js';
+import { resourceTable } from '../db/resource-table.js';
+import type { Condition } from '../db/where.js';
 
 export interface QrCodeRow {
   id: string;
@@ -22,47 +23,20 @@ const COLUMNS = `id, code, label, location_id, active, created_at, updated_at, $
 
 const conditions = (filter: { active?: boolean }): Condition[] => [['active = ?', filter.active]];
 
-export async function findQrCodes(
+/** One code and a page of them, as every plain resource reads them. */
+export const QR_CODES = resourceTable<QrCodeRow, 'created_at'>({
+  table: 'qr_codes',
+  columns: COLUMNS,
+  resource: 'QR code',
+  sorts: { created_at: 'created_at' },
+});
+
+export const findQrCodePage = (
   db: Queryable,
   businessId: string,
   filter: { active?: boolean },
   page: PageRequest<'created_at'>,
-): Promise<QrCodeRow[]> {
-  const { sql, params } = whereClause(businessId, conditions(filter));
-  const { rows } = await db.query<QrCodeRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM qr_codes
-    ${sql}
-    ${orderAndPage('created_at', page, params)}`,
-    params,
-  );
-  return rows;
-}
-
-export async function countQrCodes(db: Queryable, businessId: string, filter: { active?: boolean }): Promise<number> {
-  const { sql, params } = whereClause(businessId, conditions(filter));
-  const { rows } = await db.query<{ total: number }>(`SELECT count(*) AS total FROM qr_codes ${sql}`, params);
-  return rows[0]!.total;
-}
-
-export async function findQrCode(
-  db: Queryable,
-  businessId: string,
-  id: string,
-  { forUpdate = false } = {},
-): Promise<QrCodeRow | null> {
-  const { rows } = await db.query<QrCodeRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM qr_codes
-    WHERE business_id = $1
-      AND id = $2
-    ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  return rows[0] ?? null;
-}
+) => QR_CODES.page(db, businessId, page, conditions(filter));
 
 export async function insertQrCode(
   db: Queryable,

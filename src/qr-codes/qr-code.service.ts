@@ -11,11 +11,10 @@ import { fieldChanges } from '../shared/changes.js';
 import { randomBase62 } from '../shared/random.js';
 import { qrCodeUrl, toQrCodeResponse } from './qr-code.presenter.js';
 import {
-  countQrCodes,
   deleteQrCode,
-  findQrCode,
-  findQrCodes,
+  findQrCodePage,
   insertQrCode,
+  QR_CODES,
   updateQrCode,
   type QrCodeRow,
 } from './qr-code.repository.js';
@@ -24,24 +23,15 @@ import type { CreateQrCodeBody, UpdateQrCodeBody } from './qr-code.schemas.js';
 /** 10 base62 characters: short enough to print, about 60 bits so codes cannot be enumerated. */
 const CODE_LENGTH = 10;
 
-export async function listQrCodes(
+export const listQrCodes = (
   pool: pg.Pool,
   businessId: string,
   filter: { active?: boolean },
   page: PageRequest<'created_at'>,
-) {
-  const [rows, total] = await Promise.all([
-    findQrCodes(pool, businessId, filter, page),
-    countQrCodes(pool, businessId, filter),
-  ]);
-  return { rows, total };
-}
+) => findQrCodePage(pool, businessId, filter, page);
 
-export async function getQrCode(pool: pg.Pool, businessId: string, id: string): Promise<QrCodeRow> {
-  const row = await findQrCode(pool, businessId, id);
-  if (!row) throw notFound('QR code');
-  return row;
-}
+export const getQrCode = (pool: pg.Pool, businessId: string, id: string): Promise<QrCodeRow> =>
+  QR_CODES.get(pool, businessId, id);
 
 /** `publicBaseUrl`: for the code's URL in the event it publishes, as its read shows it. */
 export async function createQrCode(
@@ -82,7 +72,7 @@ export async function changeQrCode(
 ): Promise<QrCodeRow> {
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
-    const before = await findQrCode(tx, businessId, id, { forUpdate: true });
+    const before = await QR_CODES.find(tx, businessId, id, { forUpdate: true });
     if (!before) throw notFound('QR code');
     const row = (await updateQrCode(tx, businessId, id, changes))!;
     const snapshot = (qr: QrCodeRow) => ({ label: qr.label, active: qr.active });

@@ -1,5 +1,6 @@
 import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
+import { resourceTable } from '../db/resource-table.js';
 import { TAG_COLUMN_MAP, type TagRow } from './tag.columns.js';
 
 export type { TagRow };
@@ -18,17 +19,13 @@ const sortedSql = (names: string) => /* sql */ `ARRAY(
           FROM unnest(${names}) AS n
           ORDER BY lower(n) COLLATE "C", n COLLATE "C")`;
 
-export async function findTags(db: Queryable, businessId: string): Promise<TagRow[]> {
-  const { rows } = await db.query<TagRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM tags
-    WHERE business_id = $1
-    ORDER BY lower(name), id`,
-    [businessId],
-  );
-  return rows;
-}
+/** One tag and every tag, alphabetically ignoring case, as every plain resource reads them. */
+export const TAGS = resourceTable<TagRow, 'name'>({
+  table: 'tags',
+  columns: COLUMNS,
+  resource: 'Tag',
+  sorts: { name: 'lower(name)' },
+});
 
 export async function countTags(db: Queryable, businessId: string): Promise<number> {
   const { rows } = await db.query<{ total: number }>(
@@ -39,24 +36,6 @@ export async function countTags(db: Queryable, businessId: string): Promise<numb
     [businessId],
   );
   return rows[0]!.total;
-}
-
-export async function findTag(
-  db: Queryable,
-  businessId: string,
-  id: string,
-  { forUpdate = false } = {},
-): Promise<TagRow | null> {
-  const { rows } = await db.query<TagRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM tags
-    WHERE business_id = $1
-      AND id = $2
-    ${forUpdate ? 'FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  return rows[0] ?? null;
 }
 
 /**

@@ -10,13 +10,12 @@ import { newId } from '../shared/ids.js';
 import {
   countTags,
   deleteTag,
-  findTag,
-  findTags,
   findTagsByName,
   insertTag,
   removeTagFromItems,
   renameTagOnItems,
   updateTag,
+  TAGS,
   type TagRow,
 } from './tag.repository.js';
 import type { CreateTagBody, UpdateTagBody } from './tag.schemas.js';
@@ -24,15 +23,9 @@ import type { CreateTagBody, UpdateTagBody } from './tag.schemas.js';
 /** The most tags one business may define: a list a person picks from, never paged. */
 export const TAGS_PER_BUSINESS_MAX = 200;
 
-export function listTags(db: Queryable, businessId: string): Promise<TagRow[]> {
-  return findTags(db, businessId);
-}
+export const listTags = (db: Queryable, businessId: string): Promise<TagRow[]> => TAGS.all(db, businessId);
 
-export async function getTag(db: Queryable, businessId: string, id: string): Promise<TagRow> {
-  const tag = await findTag(db, businessId, id);
-  if (!tag) throw notFound('Tag');
-  return tag;
-}
+export const getTag = (db: Queryable, businessId: string, id: string): Promise<TagRow> => TAGS.get(db, businessId, id);
 
 /** Names are unique per business ignoring case: a taken one is a 409, whoever took it first. */
 const uniqueName = <T>(name: string, write: () => Promise<T>): Promise<T> =>
@@ -63,7 +56,7 @@ export async function changeTag(pool: pg.Pool, by: Principal, id: string, input:
   const name = input.name ?? '';
   return uniqueName(name, () =>
     withTransaction(pool, async (tx) => {
-      const before = await findTag(tx, businessId, id, { forUpdate: true });
+      const before = await TAGS.find(tx, businessId, id, { forUpdate: true });
       if (!before) throw notFound('Tag');
       const after = {
         name: input.name ?? before.name,
@@ -87,7 +80,7 @@ export async function changeTag(pool: pg.Pool, by: Principal, id: string, input:
 /** Deletes a tag and takes it off every item that carries it, in one transaction (see changeTag). */
 export async function removeTag(pool: pg.Pool, by: Principal | null, businessId: string, id: string): Promise<void> {
   await withTransaction(pool, async (tx) => {
-    const tag = await findTag(tx, businessId, id, { forUpdate: true });
+    const tag = await TAGS.find(tx, businessId, id, { forUpdate: true });
     if (!tag) throw notFound('Tag');
     await removeTagFromItems(tx, businessId, tag.name);
     await deleteTag(tx, businessId, id);

@@ -1,5 +1,6 @@
 import { columnList } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
+import { resourceTable } from '../db/resource-table.js';
 import {
   WEBHOOK_DELIVERY_COLUMN_MAP,
   WEBHOOK_ENDPOINT_COLUMN_MAP,
@@ -27,23 +28,13 @@ export async function insertEndpoint(
   return rows[0]!;
 }
 
-export async function findEndpoints(
-  db: Queryable,
-  businessId: string,
-  page: { limit: number; offset: number },
-): Promise<WebhookEndpointRow[]> {
-  const { rows } = await db.query<WebhookEndpointRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM webhook_endpoints
-    WHERE business_id = $1
-    ORDER BY created_at, id
-    LIMIT $2
-    OFFSET $3`,
-    [businessId, page.limit, page.offset],
-  );
-  return rows;
-}
+/** One endpoint and a page of them, oldest first, as every plain resource reads them. */
+export const ENDPOINTS = resourceTable<WebhookEndpointRow, 'created_at'>({
+  table: 'webhook_endpoints',
+  columns: COLUMNS,
+  resource: 'Webhook',
+  sorts: { created_at: 'created_at' },
+});
 
 /**
  * Holds the business's endpoint list still until the transaction ends, so that counting and adding
@@ -59,18 +50,6 @@ export async function countEndpoints(db: Queryable, businessId: string): Promise
     [businessId],
   );
   return rows[0]!.total;
-}
-
-export async function findEndpoint(db: Queryable, businessId: string, id: string): Promise<WebhookEndpointRow | null> {
-  const { rows } = await db.query<WebhookEndpointRow>(
-    /* sql */ `
-    SELECT ${COLUMNS}
-    FROM webhook_endpoints
-    WHERE business_id = $1
-      AND id = $2`,
-    [businessId, id],
-  );
-  return rows[0] ?? null;
 }
 
 /** A user's change; turning an endpoint on again clears why the service had turned it off. */

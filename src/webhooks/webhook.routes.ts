@@ -1,6 +1,7 @@
 import { offsetEnvelope, idParam } from '../http/params.js';
-import { accepted, created, noContent, ok } from '../http/reply.js';
-import { defineRoute, type Feature } from '../http/route.js';
+import { accepted, ok } from '../http/reply.js';
+import { resourceFeature } from '../http/resource-routes.js';
+import { defineRoute } from '../http/route.js';
 import { toWebhookDeliveryResponse, toWebhookEndpointResponse } from './webhook.presenter.js';
 import {
   rotatedSecretSchema,
@@ -26,89 +27,70 @@ import {
 } from './webhook.service.js';
 
 const base = '/businesses/:business_id/webhooks';
-// Owners and admins only: an API key could otherwise send every future event wherever it likes.
 const common = { tag: 'Webhooks', guard: 'business', action: 'manage_webhooks' } as const;
-const one = { ...common, path: `${base}/:id`, resource: 'Webhook' } as const;
 
 /** The push side of events: endpoints, their signing secrets and their deliveries. */
-export const webhookFeature: Feature = {
-  tags: [
-    {
-      name: 'Webhooks',
-      description:
-        'Endpoints that receive events, signed to the Standard Webhooks specification (owners and admins only)',
+export const webhookFeature = resourceFeature({
+  path: '/webhooks',
+  tag: {
+    name: 'Webhooks',
+    description:
+      'Endpoints that receive events, signed to the Standard Webhooks specification (owners and admins only)',
+  },
+  resource: 'Webhook',
+  noun: 'endpoint',
+  plural: 'endpoints',
+  // Owners and admins only: an API key could otherwise send every future event wherever it likes.
+  access: { read: 'manage_webhooks', write: 'manage_webhooks' },
+  schema: webhookEndpointSchema,
+  present: toWebhookEndpointResponse,
+  list: {
+    operationId: 'listWebhooks',
+    summary: 'List webhook endpoints',
+    query: listWebhooksQuery,
+    json: webhookEndpointPageSchema,
+    run: ({ principal, query, db }) => listEndpoints(db, principal.businessId, query),
+  },
+  create: {
+    operationId: 'createWebhook',
+    summary: 'Create a webhook endpoint',
+    description:
+      'The signing secret is in this response only (a lost one is replaced by rotating it). Events are ' +
+      'POSTed with the headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks v1).',
+    body: createWebhookBody,
+    notReplayed: ['secret'],
+    errors: [409],
+    location: false,
+    answer: 'The endpoint and its secret',
+    run: async ({ principal, body, services, db }) => {
+      const { endpoint, secret } = await createEndpoint(db, principal.businessId, body, {
+        allowPrivateNetworks: services.webhookAllowPrivateNetworks,
+        maxEndpoints: services.webhookMaxEndpoints,
+      });
+      return { ...endpoint, secret };
     },
-  ],
-  routes: [
-    defineRoute({
-      ...common,
-      method: 'get',
-      path: base,
-      operationId: 'listWebhooks',
-      summary: 'List webhook endpoints',
-      query: listWebhooksQuery,
-      responses: [{ status: 200, description: 'A slice of the endpoints', json: webhookEndpointPageSchema }],
-      handler: async ({ principal, query: { limit, offset }, db }) => {
-        const result = await listEndpoints(db, principal.businessId, { limit, offset });
-        return ok(offsetEnvelope(result.rows.map(toWebhookEndpointResponse), result.total, limit, offset));
-      },
-    }),
-    defineRoute({
-      ...common,
-      method: 'post',
-      path: base,
-      operationId: 'createWebhook',
-      summary: 'Create a webhook endpoint',
-      description:
-        'The signing secret is in this response only (a lost one is replaced by rotating it). Events are ' +
-        'POSTed with the headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks v1).',
-      body: createWebhookBody,
-      notReplayed: ['secret'],
-      responses: [{ status: 201, description: 'The endpoint and its secret', json: webhookEndpointWithSecretSchema }],
-      errors: [409],
-      handler: async ({ principal, body, services, db }) => {
-        const { endpoint, secret } = await createEndpoint(db, principal.businessId, body, {
-          allowPrivateNetworks: services.webhookAllowPrivateNetworks,
-          maxEndpoints: services.webhookMaxEndpoints,
-        });
-        return created({ ...toWebhookEndpointResponse(endpoint), secret });
-      },
-    }),
-    defineRoute({
-      ...one,
-      method: 'get',
-      operationId: 'getWebhook',
-      summary: 'Read a webhook endpoint',
-      responses: [{ status: 200, description: 'The endpoint', json: webhookEndpointSchema }],
-      handler: async ({ principal, id, db }) =>
-        ok(toWebhookEndpointResponse(await getEndpoint(db, principal.businessId, id))),
-    }),
-    defineRoute({
-      ...one,
-      method: 'patch',
-      operationId: 'updateWebhook',
-      summary: 'Change or turn on and off a webhook endpoint',
-      description: 'Give at least one of `url`, `events`, `description`, `active`.',
-      body: updateWebhookBody,
-      responses: [{ status: 200, description: 'The updated endpoint', json: webhookEndpointSchema }],
-      handler: async ({ principal, body, services, id, db }) => {
-        const allow = services.webhookAllowPrivateNetworks;
-        const endpoint = await changeEndpoint(db, principal.businessId, id, body, allow);
-        return ok(toWebhookEndpointResponse(endpoint));
-      },
-    }),
-    defineRoute({
-      ...one,
-      method: 'delete',
-      operationId: 'deleteWebhook',
-      summary: 'Delete a webhook endpoint',
-      description: 'Its pending deliveries are dropped.',
-      responses: [{ status: 204, description: 'Deleted' }],
-      handler: async ({ principal, id, db }) => {
-        await removeEndpoint(db, principal.businessId, id);
-        return noContent();
-      },
-    }),
+    reveal: { json: webhookEndpointWithSecretSchema, fields: ({ secret }) => ({ secret }) },
+  },
+  get: {
+    operationId: 'getWebhook',
+    summary: 'Read a webhook endpoint',
+    run: ({ principal, id, db }) => getEndpoint(db, principal.businessId, id),
+  },
+  update: {
+    operationId: 'updateWebhook',
+    summary: 'Change or turn on and off a webhook endpoint',
+    description: 'Give at least one of `url`, `events`, `description`, `active`.',
+    body: updateWebhookBody,
+    run: ({ principal, body, services, id, db }) =>
+      changeEndpoint(db, principal.businessId, id, body, services.webhookAllowPrivateNetworks),
+  },
+  remove: {
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook endpoint',
+    description: 'Its pending deliveries are dropped.',
+    run: ({ principal, id, db }) => removeEndpoint(db, principal.businessId, id),
+  },
+  more: [
     defineRoute({
       ...common,
       method: 'post',
@@ -170,4 +152,4 @@ export const webhookFeature: Feature = {
       },
     }),
   ],
-};
+});

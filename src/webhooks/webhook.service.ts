@@ -11,9 +11,8 @@ import {
   countDeliveries,
   countEndpoints,
   deleteEndpoint,
+  ENDPOINTS,
   findDeliveries,
-  findEndpoint,
-  findEndpoints,
   insertDelivery,
   insertEndpoint,
   lockEndpointList,
@@ -72,16 +71,14 @@ export async function createEndpoint(
   return { endpoint, secret };
 }
 
-export async function listEndpoints(pool: pg.Pool, businessId: string, page: { limit: number; offset: number }) {
-  const [rows, total] = await Promise.all([findEndpoints(pool, businessId, page), countEndpoints(pool, businessId)]);
-  return { rows, total };
-}
+export const listEndpoints = (
+  pool: pg.Pool,
+  businessId: string,
+  { limit, offset }: { limit: number; offset: number },
+) => ENDPOINTS.page(pool, businessId, { sort: 'created_at', order: 'asc', limit, offset });
 
-export async function getEndpoint(pool: pg.Pool, businessId: string, id: string): Promise<WebhookEndpointRow> {
-  const endpoint = await findEndpoint(pool, businessId, id);
-  if (!endpoint) throw notFound('Webhook');
-  return endpoint;
-}
+export const getEndpoint = (pool: pg.Pool, businessId: string, id: string): Promise<WebhookEndpointRow> =>
+  ENDPOINTS.get(pool, businessId, id);
 
 export async function changeEndpoint(
   pool: pg.Pool,
@@ -110,7 +107,7 @@ export async function rotateSecret(pool: pg.Pool, businessId: string, id: string
 export async function sendTestEvent(pool: pg.Pool, businessId: string, id: string): Promise<string> {
   const eventId = newId();
   await withTransaction(pool, async (tx) => {
-    const endpoint = await findEndpoint(tx, businessId, id);
+    const endpoint = await ENDPOINTS.find(tx, businessId, id);
     if (!endpoint) throw notFound('Webhook');
     const payload = JSON.stringify({
       type: TEST_EVENT_TYPE,

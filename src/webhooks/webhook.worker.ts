@@ -12,7 +12,7 @@ import {
   type AttemptRecord,
   type ClaimedDelivery,
 } from './webhook.queue.js';
-import { findEndpoint } from './webhook.repository.js';
+import { ENDPOINTS } from './webhook.repository.js';
 import { AttemptRecorder } from './webhook.recorder.js';
 import { postWebhook, type SendOutcome } from './webhook.sender.js';
 
@@ -356,7 +356,7 @@ export class WebhookWorker {
     const failingSince = new Date(now.getTime() - DISABLE_AFTER_MS);
     await withTransaction(this.db.pool, async (tx) => {
       if (!(await disableEndpoint(tx, delivery.endpoint_id, reason, failingSince))) return;
-      const endpoint = await findEndpoint(tx, delivery.business_id, delivery.endpoint_id);
+      const endpoint = await ENDPOINTS.find(tx, delivery.business_id, delivery.endpoint_id);
       if (!endpoint) return;
       await publishEvent(tx, delivery.business_id, 'webhook.disabled', { object: toWebhookEventObject(endpoint) });
     });

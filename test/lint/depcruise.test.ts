@@ -54,4 +54,27 @@ describe('The dependency rules (npm run lint)', () => {
     });
     expect(violations).toEqual([]);
   });
+
+  it.each(['outbox', 'counts', 'users'])(
+    'When the middle tier src/%s/ imports a feature, then it is an error; a feature importing it is not',
+    async (middle) => {
+      const violations = await lint({
+        'src/shared/word.ts': "export const word = 'word';\n",
+        [`src/${middle}/middle.ts`]: "import { thing } from '../zzz-new/thing';\nexport const middle = thing;\n",
+        'src/zzz-new/thing.ts': "import { word } from '../shared/word';\nexport const thing = word;\n",
+        'src/yyy-other/other.ts': `import { middle } from '../${middle}/middle';\nexport const other = middle;\n`,
+      });
+      expect(violations).toEqual([
+        { rule: 'middle-knows-no-feature', from: `src/${middle}/middle.ts`, to: 'src/zzz-new/thing.ts' },
+      ]);
+    },
+  );
+
+  it('When the middle tier imports a shared layer, then nothing is reported', async () => {
+    const violations = await lint({
+      'src/outbox/record.ts': "import { word } from '../shared/word';\nexport const record = word;\n",
+      'src/shared/word.ts': "export const word = 'word';\n",
+    });
+    expect(violations).toEqual([]);
+  });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { columnList, fieldsOf, presenterOf, type ColumnMap } from '../../src/db/columns.js';
-import { defineFamilies } from '../../src/http/families.js';
-import { ok } from '../../src/http/reply.js';
-import { RouteTable, type Feature, type Services } from '../../src/http/route.js';
+import { resourceTable } from '../../src/db/resource-table.js';
+import { resourceFeature } from '../../src/http/resource-routes.js';
+import { RouteTable, type Services } from '../../src/http/route.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 import { ROUTES } from '../../src/routes.js';
 import { timestamp } from '../../src/shared/responses.js';
@@ -41,35 +41,28 @@ const widgetSchema = z
   .object(fieldsOf(WIDGET_COLUMN_MAP, ['read']))
   .meta({ id: 'Widget', description: 'A throwaway resource', examples: [example] });
 
-// Step 4: one declaration for both families.
-const readWidget = defineFamilies({
-  method: 'get',
-  path: '/widgets/:id',
+// Step 4: the reads from the table factory, the routes from the resource factory: only what differs.
+const WIDGETS = resourceTable<WidgetRow, 'created_at'>({
+  table: 'widgets',
+  columns: COLUMNS,
   resource: 'Widget',
-  action: 'read',
-  tag: 'Widgets',
-  v1: {
+  sorts: { created_at: 'created_at' },
+});
+const widgetFeature = resourceFeature({
+  path: '/widgets',
+  tag: { name: 'Widgets', description: 'A throwaway resource' },
+  resource: 'Widget',
+  noun: 'widget',
+  plural: 'widgets',
+  access: { read: 'read', write: 'write' },
+  schema: widgetSchema,
+  present: toWidgetResponse,
+  get: {
     operationId: 'getWidget',
     summary: 'Read a widget',
-    responses: [{ status: 200, description: 'The widget', json: widgetSchema }],
-  },
-  business: {
-    operationId: 'getBusinessWidget',
-    summary: 'Read a widget (dashboard)',
-    responses: [{ status: 200, description: 'The widget', json: widgetSchema }],
-  },
-  handler: async ({ db, principal, id }) => {
-    const { rows } = await db.query<WidgetRow>(`SELECT ${COLUMNS} FROM widgets WHERE business_id = $1 AND id = $2`, [
-      principal.businessId,
-      id,
-    ]);
-    return ok(toWidgetResponse(rows[0]!));
+    run: ({ principal, id, db }) => WIDGETS.get(db, principal.businessId, id),
   },
 });
-const widgetFeature: Feature = {
-  tags: [{ name: 'Widgets', description: 'A throwaway resource' }],
-  routes: [readWidget.v1, readWidget.business],
-};
 
 describe('Adding a resource, step by step as CONTRIBUTING says', () => {
   it('When its table is read by a cached list, then the catalog check names it until its change triggers exist', async () => {
@@ -116,13 +109,15 @@ describe('Adding a resource, step by step as CONTRIBUTING says', () => {
     expect(Object.keys(widgetSchema.shape)).toEqual(['id', 'name', 'created_at']);
   });
 
-  it('When declared once for both families, then the reference shows both operations with the schema from the map', () => {
+  it('When declared with the resource factory, then the reference shows its operation, access and schema from the map', () => {
     const document = buildOpenApiDocument([widgetFeature], { version: '0.0.0', rateLimitPerMinute: 60 }) as {
-      paths: Record<string, Record<string, { operationId: string }>>;
+      paths: Record<string, Record<string, { operationId: string; 'x-required-roles': string[] }>>;
       components: { schemas: Record<string, { properties: Record<string, unknown> }> };
     };
-    expect(document.paths['/api/v1/widgets/{id}']?.get?.operationId).toBe('getWidget');
-    expect(document.paths['/businesses/{business_id}/widgets/{id}']?.get?.operationId).toBe('getBusinessWidget');
+    const read = document.paths['/businesses/{business_id}/widgets/{id}']?.get;
+    expect(read?.operationId).toBe('getWidget');
+    expect(read?.['x-required-roles']).toEqual(['owner', 'admin', 'member']);
+    expect(Object.keys(document.paths)).toEqual(['/businesses/{business_id}/widgets/{id}']);
     expect(Object.keys(document.components.schemas.Widget!.properties)).toEqual(['id', 'name', 'created_at']);
   });
 
