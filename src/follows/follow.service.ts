@@ -70,8 +70,9 @@ export async function followSuggestion(
   { suggestionId, email, ownPost = false }: { suggestionId: string; email: string; ownPost?: boolean },
 ): Promise<void> {
   const mailIds = await withTransaction(pool, async (tx) => {
-    await deleteExpiredFollows(tx, PRUNE_PER_FOLLOW);
+    // The turn first: a follow waiting for it holds no row another's prune or insert would wait on.
     await lockFollowSends(tx, place.business_id);
+    await deleteExpiredFollows(tx, PRUNE_PER_FOLLOW);
     if (!(await findFollowable(tx, place.business_id, suggestionId, ownPost))) throw notFound('Suggestion');
     if (ownPost && !(await insertPostedUse(tx, place.business_id, suggestionId))) throw postedTokenUsed();
     if ((await countPendingFollows(tx, place.business_id, email)) >= PENDING_PER_ADDRESS) return [];
