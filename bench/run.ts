@@ -20,6 +20,7 @@ import {
   type Timing,
 } from './lib/measure.js';
 import { openPostgres } from '../src/db/postgres.js';
+import { migrate } from '../src/db/migrate.js';
 import { openPgliteListFloor } from './lib/pglite-floor.js';
 import { listStatements, statementFloor } from './lib/statement-floor.js';
 import { createSuggestion, findKeyPrincipal } from './lib/writes.js';
@@ -57,19 +58,21 @@ import { startHangingReceiver, startWebhookReceiver } from './lib/webhook-receiv
 import { measureReplicaReads } from './lib/replicas.js';
 import { measurePageFlood } from './lib/page-flood.js';
 import { figureTable } from './lib/report.js';
+import { compareWriteWork } from './lib/write-work.js';
 
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
-    // One row alone, on a database of its own seeded for it only (results printed, not written).
+    // One row alone, on a database of its own seeded for it only: page-flood or writes.
     only: { type: 'string' },
   },
 });
-const ONLY_ROWS = ['page-flood'];
+const ONLY_ROWS = ['page-flood', 'writes'];
 if (flags.only !== undefined && !ONLY_ROWS.includes(flags.only)) {
   throw new Error(`--only takes one of: ${ONLY_ROWS.join(', ')}`);
 }
-const mode = flags.quick ? 'quick' : 'full';
+// `--only writes` writes its own results file (bench/results/writes.json); `--only page-flood` prints.
+const mode = flags.only === 'writes' ? 'writes' : flags.quick ? 'quick' : 'full';
 const started = Date.now();
 const plan = flags.quick
   ? {
@@ -216,7 +219,40 @@ async function onlyPageFlood() {
   process.stdout.write(`\n${figureTable(figures).join('\n')}\n\nload average ${load.join(' / ')} at the end\n`);
 }
 
+/** The write-work sequential passes and concurrent rounds: the same in quick and full runs. */
+const WRITE_WORK = { sequential: 300, seconds: 1, rounds: 3, compareRounds: 3 };
+
+/** `--only writes`: the write-work rows alone, in a database of their own, without the seed. */
+async function writesOnly() {
+  const databaseUrl = await createBenchDatabase(SERVER_URL);
+  cleanups.push(() => dropBenchDatabase(SERVER_URL, databaseUrl));
+  const db = openPostgres(databaseUrl, () => undefined, 1);
+  await migrate(db.pool);
+  const postgres = (await db.pool.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0];
+  await db.pool.end();
+  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
+  const results: Record<string, unknown> = {
+    mode,
+    generated_at: new Date().toISOString(),
+    commit: head,
+    machine: {
+      cores: os.cpus().length,
+      memory_gb: round(os.totalmem() / 2 ** 30, 1),
+      node: process.version,
+      postgres,
+      load_average_at_start: os.loadavg().map((n) => round(n)),
+    },
+    ...(await compareWriteWork(databaseUrl, WRITE_WORK, log)),
+    duration_seconds: Math.round((Date.now() - started) / 1000),
+  };
+  results.targets = targetsSummary(results);
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', `${mode}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`\n${summaryTable(results)}\n\nWritten to bench/results/${mode}.json\n`);
+}
+
 async function main() {
+  if (flags.only === 'writes') return writesOnly();
   const loadStart = os.loadavg();
   log(`${mode} run; building`);
   await run('npm', ['run', '--silent', 'build']);
@@ -671,6 +707,10 @@ async function main() {
   await statementPool.end();
   const { plain, keyed, spread } = writes;
 
+  // What one create and one vote cost the database (issue 41), beside the schema before it.
+  log('write work: WAL, CPU and statements per create and per vote, against the schema before issue 41');
+  const writeWork = await compareWriteWork(databaseUrl, WRITE_WORK, log);
+
   // Read replicas (issue 34): creates from 50 connections while 10 clients read, 5 exporting the small
   // business's 10,000 suggestions as CSV and 5 reading its analytics overview, on an instance that
   // reads those from a hot standby (DATABASE_READ_URL) against one that reads them from the primary.
@@ -869,6 +909,7 @@ async function main() {
     public_page_rps: Math.round(medianOf(pages.page, rps)),
     public_page_vs_cached_list_throughput_ratio: round(medianRatio(pages.page, pages.list, rps)),
     public_page_p50_ms: medianOf(pages.page, p50),
+    ...writeWork,
     vote_rps: Math.round(medianOf(spread, rps)),
     vote_hot_rps: Math.round(medianOf(creates.vote_hot, rps)),
     vote_hot_vs_create_throughput_ratio: round(medianRatio(creates.vote_hot, creates.create, rps)),
