@@ -27,6 +27,12 @@ const FLOOD_CONNECTIONS = 50;
 const LIST_CONNECTIONS = 4;
 /** The flood starts this long before the list is measured, so that its line is full by then. */
 const FLOOD_LEAD_MS = 1_000;
+/**
+ * After the flood's client stops, its instance still serves what it had accepted (50 pages without the
+ * share, a handful with it: waiting requests whose client left are dropped). The next round waits this
+ * long, or it would be measured beside the other instance's drain.
+ */
+const DRAIN_MS = 3_000;
 
 /**
  * GETs over `connections` keep-alive connections for `seconds`, timed here to a tenth of a
@@ -93,7 +99,11 @@ async function listRound(base: string, flood: PageFlood, seconds: number, beside
   });
   await sleep(FLOOD_LEAD_MS);
   const measured = await list();
-  return { list: measured, flood: await flooding };
+  const load = await flooding;
+  // A flood that served nothing measures a stuck instance, not a share: a broken benchmark, never a figure.
+  if (load.ok === 0) throw new Error(`page flood: the flooded instance served no page (${load.non2xx} refused)`);
+  await sleep(DRAIN_MS);
+  return { list: measured, flood: load };
 }
 
 export async function measurePageFlood(flood: PageFlood): Promise<Record<string, number>> {

@@ -38,10 +38,13 @@ export class BusinessShare {
   /**
    * Serves the request now if `businessId` has a place free, else once one is: `next` is called
    * then, and the place is given back when the response ends (or the client goes away). A request
-   * whose client leaves while waiting never takes a place. A full line is a 429, passed to `next`
+   * whose client leaves before or while waiting never takes a place. A full line is a 429, passed to `next`
    * as an error.
    */
   enter(businessId: string, res: Response, next: NextFunction): void {
+    // A client that left before its turn came (while its credential was looked up) has nothing to
+    // wait for, and 'close' will not come again to give back a place taken for it.
+    if (res.closed) return;
     let line = this.#lines.get(businessId);
     if (!line) {
       line = { serving: 0, waiting: [] };
@@ -58,6 +61,7 @@ export class BusinessShare {
       };
       res.once('finish', release);
       res.once('close', release);
+      if (res.closed) return release();
       next();
     };
     if (line.serving < this.#options.inFlight) return admit();
