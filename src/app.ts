@@ -20,6 +20,7 @@ import { IdempotencyStore, type IdempotencyOptions } from './idempotency/idempot
 import { MailSender, type Mailer } from './mail/mail.sender.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { dashboardPages } from './dashboard/dashboard.pages.js';
+import { favicon } from './http/pages.js';
 import { docsPages } from './openapi/openapi.routes.js';
 import { publicPages } from './public-page/page.pages.js';
 import { ScanCounter } from './public-page/scan-counter.js';
@@ -165,6 +166,7 @@ export function createApp({
   const routes = new RouteTable(ROUTES, services);
 
   // No credential and no rate limit, and available while the service is still starting.
+  app.get('/favicon.ico', favicon());
   app.use(routes.mount(['open']), docsPages());
 
   // The public feedback pages (no credential): budgets per address, reads apart from writes. Before the

@@ -34,9 +34,12 @@ export class RateLimitError extends HttpError {
   }
 }
 
+/** The one code a 429's body carries, whichever limit refused (the body's schema says the same). */
+export const RATE_LIMIT_CODE = 'RATE_LIMIT_EXCEEDED';
+
 /** The spec's 429 body: `{error: {code, message, retryAfter}}`. */
 export const rateLimitBody = (message: string, retryAfter: number) => ({
-  error: { code: 'RATE_LIMIT_EXCEEDED', message, retryAfter },
+  error: { code: RATE_LIMIT_CODE, message, retryAfter },
 });
 
 /** Seconds a client is asked to wait before retrying a 503. */

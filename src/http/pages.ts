@@ -35,6 +35,20 @@ export function hashedAsset(file: string, type: string): Asset {
   return { path: `/assets/${name}.${hash}.${extension}`, body, type };
 }
 
+/** How long a browser keeps the icon: a week, as its name cannot change with its content. */
+const FAVICON_MAX_AGE_S = 7 * 24 * 60 * 60;
+
+/**
+ * The icon every browser asks a site for (`/favicon.ico`, and the layouts link it): the service's own,
+ * so no page's visit ends in a 404, and no other host is asked.
+ */
+export function favicon(): RequestHandler {
+  const body = readFileSync(`${WEB_DIR}assets/favicon.ico`);
+  return (_req, res) => {
+    res.set('Cache-Control', `public, max-age=${FAVICON_MAX_AGE_S}`).type('image/x-icon').send(body);
+  };
+}
+
 /**
  * Only this origin, no inline script or style, forms that post here only, never framed. helmet's
  * `no-referrer` makes Chromium send `Origin: null` with a page's own form posts, which the same-origin

@@ -7,7 +7,7 @@ import { ACCESSIBLE_CSS, ACCESSIBLE_SCRIPT } from './docs.a11y.js';
 export const DOCUMENT_PATH = '/api/v1/openapi.json';
 
 /** The only files of swagger-ui-dist the page uses (its own index.html points at the petstore). */
-const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png']);
+const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -15,7 +15,7 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Feedback API reference</title>
-    <link rel="icon" type="image/png" href="/docs/favicon-32x32.png" />
+    <link rel="icon" href="/favicon.ico" />
     <link rel="stylesheet" href="/docs/swagger-ui.css" />
     <link rel="stylesheet" href="/docs/a11y.css" />
   </head>

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
+import { RATE_LIMIT_CODE } from '../errors/http-error.js';
 import { EXAMPLE } from './examples.js';
 
 /**
@@ -92,11 +93,9 @@ function errorBodySchema(status: ErrorStatus) {
       statusCode: z.literal(status),
       message: z.string().meta({ description: 'Explanation; query problems begin `Query failed:`' }),
       error: z.literal(STATUS_CODES[status]!).meta({ description: 'The status name' }),
-      code: z.enum(ERROR_CODES[status]).optional().meta({ description: 'Machine-readable reason' }),
-      requestId: z
-        .string()
-        .optional()
-        .meta({ description: 'Also sent as X-Request-Id; quote it when asking for help' }),
+      // Both are on every error the service sends: optional here, a typed client had to test for them.
+      code: z.enum(ERROR_CODES[status]).meta({ description: 'Machine-readable reason' }),
+      requestId: z.string().meta({ description: 'Also sent as X-Request-Id; quote it when asking for help' }),
     })
     .meta({
       id: errorName(status),
@@ -114,7 +113,7 @@ for (const status of ERROR_STATUSES) errorBodySchemas[status] = errorBodySchema(
 export const rateLimitBodySchema = z
   .object({
     error: z.object({
-      code: z.literal('RATE_LIMIT_EXCEEDED'),
+      code: z.literal(RATE_LIMIT_CODE),
       message: z.string(),
       retryAfter: z.int().min(1).meta({ description: 'Seconds until the limit resets; equal to Retry-After' }),
     }),
@@ -125,7 +124,7 @@ export const rateLimitBodySchema = z
     examples: [
       {
         error: {
-          code: 'RATE_LIMIT_EXCEEDED',
+          code: RATE_LIMIT_CODE,
           message: 'Rate limit of 60 requests per 60 s exceeded; retry in 17 s',
           retryAfter: 17,
         },

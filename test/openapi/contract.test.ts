@@ -14,7 +14,13 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   body,
 });
 const limited = { ratelimit: '"60-in-1min"; r=59; t=60', 'ratelimit-policy': '"60-in-1min"; q=60; w=60' };
-const notFound = { statusCode: 404, message: 'Suggestion not found', error: 'Not Found', code: 'NOT_FOUND' };
+const notFound = {
+  statusCode: 404,
+  message: 'Suggestion not found',
+  error: 'Not Found',
+  code: 'NOT_FOUND',
+  requestId: 'r1',
+};
 const comment = {
   id: ID,
   entity_type: 'suggestion',
@@ -71,6 +77,7 @@ describe('the contract check (test/support/contract.ts)', () => {
       message: 'Route POST /api/v1/issues not found',
       error: 'Not Found',
       code: 'ROUTE_NOT_FOUND',
+      requestId: 'r1',
     };
     expect(checker.check('POST', '/api/v1/issues', json(404, unrouted))).toEqual([]);
     const unauthorized = {
@@ -78,6 +85,7 @@ describe('the contract check (test/support/contract.ts)', () => {
       message: 'An API key is required',
       error: 'Unauthorized',
       code: 'UNAUTHORIZED',
+      requestId: 'r1',
     };
     expect(checker.check('GET', '/api/v1/reports', json(401, unauthorized))).toEqual([]);
   });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../src/outbox/event.types.js';
+import { rateLimitBody } from '../../src/errors/http-error.js';
+import { componentId } from '../../src/openapi/json-schema.js';
 import { apiDocument } from '../../src/routes.js';
+import { ERROR_CODES, ERROR_STATUSES, errorBodySchemas } from '../../src/shared/responses.js';
 import { useOtherApps, useTestApp } from '../support/app.js';
 
 const ctx = useTestApp();
@@ -73,6 +76,17 @@ describe('the document', () => {
         expect(member.required).toContain('type');
       }
     }
+  });
+
+  it('When a client reads the error bodies, then code and requestId are typed as sent: always there, code from its list', () => {
+    for (const status of ERROR_STATUSES) {
+      const body = schema(componentId(errorBodySchemas[status]));
+      expect(body.required, String(status)).toEqual(expect.arrayContaining(['code', 'requestId']));
+      expect(body.properties.code.enum, String(status)).toEqual([...ERROR_CODES[status]]);
+    }
+    const limited = schema('RateLimitError').properties.error;
+    expect(limited.properties.code).toEqual({ type: 'string', const: rateLimitBody('', 1).error.code });
+    expect(limited.required).toEqual(['code', 'message', 'retryAfter']);
   });
 
   it('covers both route families, the auth routes and the service routes', () => {
@@ -191,7 +205,7 @@ describe('the document', () => {
       type: 'string',
       const: 'RATE_LIMIT_EXCEEDED',
     });
-    expect(schema('NotFoundError').required).toEqual(['statusCode', 'message', 'error']);
+    expect(schema('NotFoundError').required).toEqual(['statusCode', 'message', 'error', 'code', 'requestId']);
     expect(operation('get', '/api/v1/suggestions/{id}').responses['404']).toBeDefined();
 
     const limited = operation('get', '/api/v1/issues').responses['200'].headers;

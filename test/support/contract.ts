@@ -36,9 +36,10 @@ export interface ReceivedResponse {
 
 /**
  * Pages for people, not part of the API the document describes: the reference and its assets, the
- * landing page, the public feedback pages (`/f/<code>`, their JSON side is in the document) and their assets.
+ * landing page, the public feedback pages (`/f/<code>`, their JSON side is in the document), their assets
+ * and the site's icon.
  */
-const OUTSIDE_THE_API = /^\/(docs(\/|$)|f\/|assets\/|$)/;
+const OUTSIDE_THE_API = /^\/(docs(\/|$)|f\/|assets\/|favicon\.ico$|$)/;
 
 /**
  * Answers a path or method no route has can only come from what runs before routing: the
