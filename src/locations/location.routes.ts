@@ -58,9 +58,9 @@ export const locationFeature: Feature = {
         },
       ],
       errors: [409],
-      handler: async ({ req, principal, body, db }) => {
+      handler: async ({ baseUrl, principal, body, db }) => {
         const location = await createLocation(db, principal.businessId, principal, body.name);
-        return created(toLocationResponse(location), `${req.baseUrl}/locations/${location.id}`);
+        return created(toLocationResponse(location), `${baseUrl}/locations/${location.id}`);
       },
     }),
     defineRoute({

@@ -103,9 +103,9 @@ export const qrCodeFeature: Feature = {
           },
         },
       ],
-      handler: async ({ req, principal, body, services, db }) => {
+      handler: async ({ baseUrl, principal, body, services, db }) => {
         const qr = await createQrCode(db, principal, body, services.publicBaseUrl);
-        return created(toQrCodeResponse(qr, services.publicBaseUrl), `${req.baseUrl}/qr-codes/${qr.id}`);
+        return created(toQrCodeResponse(qr, services.publicBaseUrl), `${baseUrl}/qr-codes/${qr.id}`);
       },
     }),
     defineRoute({

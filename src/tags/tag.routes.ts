@@ -50,9 +50,9 @@ export const tagFeature: Feature = {
         },
       ],
       errors: [409],
-      handler: async ({ req, principal, body, db }) => {
+      handler: async ({ baseUrl, principal, body, db }) => {
         const tag = await createTag(db, principal, body);
-        return created(toTagResponse(tag), `${req.baseUrl}/tags/${tag.id}`);
+        return created(toTagResponse(tag), `${baseUrl}/tags/${tag.id}`);
       },
     }),
     defineRoute({
