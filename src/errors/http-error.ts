@@ -34,7 +34,7 @@ const INPUTS = {
 
 /**
  * The one way a refused input is raised: its fields and codes as data, and a message that names
- * each (`Validation failed: content: must not be empty`); `detail` words the message otherwise.
+ * each (`content: must not be empty` after the input's prefix); `detail` words the message otherwise.
  */
 export function invalidInput(
   errors: readonly FieldError[],
