@@ -21,6 +21,7 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY migrations ./migrations
 COPY web ./web
+COPY locales ./locales
 # The embedded database (when DATABASE_URL is unset) needs a directory the app may write.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

@@ -54,6 +54,13 @@ function denial(principal: Principal, action: Action): string | null {
 }
 
 /**
+ * Whether the principal may do `action` (`update` judged as a status-only change, as authorize()
+ * judges it without fields): what a page offers, by the very rules authorize() enforces.
+ */
+export const mayDo = (principal: Principal, action: Action): boolean =>
+  denial(principal, action === 'update' ? 'change_status' : action) === null;
+
+/**
  * Throws a 403 unless the principal may do `action`. For `update`, `fields` are the ones the request
  * changes (none given: judged as a status-only change).
  */

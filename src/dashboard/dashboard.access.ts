@@ -1,10 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
-import { authorize, type Action } from '../auth/authorize.js';
+import { mayDo, type Action } from '../auth/authorize.js';
 import { liveBrowserSession } from '../auth/browser-session.js';
 import { isWellFormedSessionToken } from '../auth/session-token.js';
 import type { UserPrincipal } from '../auth/principal.js';
-import { forbidden, HttpError } from '../errors/http-error.js';
+import type { Services } from '../http/route.js';
+import { forbidden } from '../errors/http-error.js';
 import type { MembershipSummaryRow } from '../sessions/session.repository.js';
 import { sha256 } from '../shared/digest.js';
 import { uuid } from '../shared/schemas.js';
@@ -44,16 +45,8 @@ const OFFERED: Action[] = [
   'leave',
 ];
 
-/** Whether the principal may do `action`: authorize() itself, so no page keeps rules of its own. */
-export function allowed(principal: UserPrincipal, action: Action): boolean {
-  try {
-    authorize(principal, action);
-    return true;
-  } catch (err) {
-    if (err instanceof HttpError && err.statusCode === 403) return false;
-    throw err;
-  }
-}
+/** Whether the principal may do `action`: authorize()'s own rules, so no page keeps rules of its own. */
+export const allowed = (principal: UserPrincipal, action: Action): boolean => mayDo(principal, action);
 
 /** A session's user and memberships, once the session is known to be live. */
 export async function describeSignedIn(
@@ -78,7 +71,8 @@ export async function currentSession(pool: pg.Pool, req: Request): Promise<Signe
 }
 
 /** Pages for a signed-in user, charged to them: without a live session, to sign in and back. */
-export function requireSession(pool: pg.Pool): RequestHandler {
+export function requireSession({ db }: Pick<Services, 'db'>): RequestHandler {
+  const { pool } = db;
   return async (req, res, next) => {
     const signedIn = await currentSession(pool, req);
     if (!signedIn) return redirectToSignIn(req, res);
@@ -93,7 +87,9 @@ export function requireSession(pool: pg.Pool): RequestHandler {
  * admits a Bearer session. Another business's pages are a 403, like its JSON routes, charged to the
  * user like them; a member's page then waits for a place in the business's share of the instance.
  */
-export function requireMember(pool: pg.Pool): RequestHandler {
+export function requireMember({ db }: Pick<Services, 'db'>): RequestHandler {
+  // The session is the page's own: read where the JSON routes' businessAuth reads it.
+  const { pool } = db;
   return async (req, res, next) => {
     const token = readCookie(req, SESSION_COOKIE);
     if (!token || !isWellFormedSessionToken(token)) return redirectToSignIn(req, res);

@@ -80,9 +80,8 @@ const LABELS: Record<string, string> = {
  */
 export function analyticsPages(services: Services): Router {
   const router = Router();
-  const pool = services.db.pool;
 
-  router.get('/b/:business_id/analytics', requireMember(pool), async (_req, res) => {
+  router.get('/b/:business_id/analytics', requireMember(services), async (_req, res) => {
     const who = memberOf(res);
     authorize(who.principal, 'read');
     const { businessId } = who.principal;

@@ -9,20 +9,19 @@ import { renderView, sendView, type FieldErrors } from './dashboard.views.js';
 /** The dashboard's start (the business, or a choice of them) and each business's home. */
 export function homePages(services: Services): Router {
   const router = Router();
-  const pool = services.db.pool;
 
   const chooser = (res: Parameters<typeof signedInOf>[0]) => {
     const signedIn = signedInOf(res);
     sendView(res, 200, 'businesses', { ...userFrame(signedIn, 'Your businesses'), memberships: signedIn.memberships });
   };
 
-  router.get('/', requireSession(pool), (_req, res) => {
+  router.get('/', requireSession(services), (_req, res) => {
     const { memberships } = signedInOf(res);
     if (memberships.length === 1) return res.redirect(303, `${BASE_PATH}/b/${memberships[0]!.business_id}`);
     chooser(res);
   });
 
-  router.get('/businesses', requireSession(pool), (_req, res) => chooser(res));
+  router.get('/businesses', requireSession(services), (_req, res) => chooser(res));
 
   /**
    * The home is the inbox, read as the business list is: one statement for the session and the
@@ -58,7 +57,7 @@ export function homePages(services: Services): Router {
     res.status(pageStatus).type('html').send(page);
   };
 
-  router.get('/b/:business_id', requireMember(pool), (req, res) => renderHome(req, res, 200));
+  router.get('/b/:business_id', requireMember(services), (req, res) => renderHome(req, res, 200));
   router.use(inboxPages(services, renderHome));
 
   return router;

@@ -183,7 +183,7 @@ export function inboxPages(
   const router = Router();
   const pool = services.db.pool;
 
-  router.post('/b/:business_id/suggestions/bulk', requireMember(pool), bulkBody, async (req, res) => {
+  router.post('/b/:business_id/suggestions/bulk', requireMember(services), bulkBody, async (req, res) => {
     const who = memberOf(res);
     const fields = formFields(req);
     const changes = { status: fields.status || undefined, priority: fields.priority || undefined };

@@ -40,7 +40,7 @@ interface KeysView {
 export function integrationPages(services: Services): Router {
   const router = Router();
   const pool = services.db.pool;
-  const member = requireMember(pool);
+  const member = requireMember(services);
   const path = '/b/:business_id/integrations';
 
   /** The page, with every key's creator by name (a key acts for its creator). */

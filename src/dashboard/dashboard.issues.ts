@@ -82,7 +82,7 @@ export function issuePages(services: Services): Router {
     return who;
   };
 
-  router.get(list, requireMember(pool), async (req, res) => {
+  router.get(list, requireMember(services), async (req, res) => {
     const who = allowedTo(req, res, 'read');
     const { businessId } = who.principal;
     const values = listValues(req);
@@ -170,13 +170,13 @@ export function issuePages(services: Services): Router {
     });
   }
 
-  router.get(one, requireMember(pool), async (req, res) => {
+  router.get(one, requireMember(services), async (req, res) => {
     const who = allowedTo(req, res, 'read');
     const saved = typeof req.query.saved === 'string' ? SAVED[req.query.saved] : undefined;
     await show(res, who, idParam(req.params.issue_id, 'Issue'), { saved });
   });
 
-  router.post(one, requireMember(pool), formBody, async (req, res) => {
+  router.post(one, requireMember(services), formBody, async (req, res) => {
     const id = idParam(req.params.issue_id, 'Issue');
     const before = await getIssue(pool, memberOf(res).principal.businessId, id);
     // Only what the form moves is a change, as a PATCH gives only what it changes.
@@ -209,7 +209,7 @@ export function issuePages(services: Services): Router {
     res.redirect(303, `${pageOf(who, id)}?saved=changed`);
   });
 
-  router.post(`${one}/comments`, requireMember(pool), formBody, async (req, res) => {
+  router.post(`${one}/comments`, requireMember(services), formBody, async (req, res) => {
     const who = allowedTo(req, res, 'comment');
     const id = idParam(req.params.issue_id, 'Issue');
     const content = formFields(req).content ?? '';

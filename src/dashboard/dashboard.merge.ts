@@ -67,9 +67,9 @@ export function addMergeForms(
     throw err;
   };
 
-  router.post(`${path}/merge`, requireMember(pool), formBody, async (req, res) => {
+  router.post(`${path}/merge`, requireMember(services), formBody, async (req, res) => {
     const who = allowedTo(req, res);
-    const id = idParam(req.params.suggestion_id, 'Suggestion');
+    const id = idParam(req.params.id, 'Suggestion');
     const sourceId = idParam(formFields(req).source_id, 'Suggestion');
     try {
       await mergeSuggestions(pool, who.principal, id, [sourceId]);
@@ -79,9 +79,9 @@ export function addMergeForms(
     res.redirect(303, `${pageOf(who.principal.businessId, id)}?saved=merged#duplicates`);
   });
 
-  router.post(`${path}/unmerge`, requireMember(pool), formBody, async (req, res) => {
+  router.post(`${path}/unmerge`, requireMember(services), formBody, async (req, res) => {
     const who = allowedTo(req, res);
-    const id = idParam(req.params.suggestion_id, 'Suggestion');
+    const id = idParam(req.params.id, 'Suggestion');
     try {
       await unmergeSuggestion(pool, who.principal, id);
     } catch (err) {

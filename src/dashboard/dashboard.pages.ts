@@ -12,11 +12,18 @@ import { issuePages } from './dashboard.issues.js';
 import { qrCodePages } from './dashboard.qr-codes.js';
 import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
-import { suggestionPages } from './dashboard.suggestion.js';
-import { tagPages } from './dashboard.tags.js';
+import { SUGGESTION_FORMS, suggestionPages } from './dashboard.suggestion.js';
+import { TAG_FORMS, tagPages } from './dashboard.tags.js';
 import { teamPages } from './dashboard.team.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
 import { webhookPages } from './dashboard.webhooks.js';
+import type { FormAction } from './dashboard.actions.js';
+
+/**
+ * The dashboard's forms that run a declared operation (dashboard.actions.ts): the page table the tests
+ * hold against the route table.
+ */
+export const DASHBOARD_FORMS: readonly FormAction[] = [...SUGGESTION_FORMS, ...TAG_FORMS];
 
 /** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
 const policy = pagePolicy("'none'");

@@ -87,13 +87,13 @@ export function qrCodePages(services: Services): Router {
     });
   }
 
-  router.get(list, requireMember(pool), async (req, res) => {
+  router.get(list, requireMember(services), async (req, res) => {
     const who = allowedTo(req, res, 'read');
     const saved = typeof req.query.saved === 'string' ? SAVED[req.query.saved] : undefined;
     await show(req, res, who, { saved });
   });
 
-  router.post(list, requireMember(pool), formBody, async (req, res) => {
+  router.post(list, requireMember(services), formBody, async (req, res) => {
     const who = allowedTo(req, res, 'write');
     const fields = formFields(req);
     const values = { label: fields.label ?? '', location_id: fields.location_id ?? '' };
@@ -119,7 +119,7 @@ export function qrCodePages(services: Services): Router {
     ['deactivate', false],
     ['activate', true],
   ] as const) {
-    router.post(`${one}/${verb}`, requireMember(pool), formBody, async (req, res) => {
+    router.post(`${one}/${verb}`, requireMember(services), formBody, async (req, res) => {
       const who = allowedTo(req, res, 'write');
       await changeQrCode(
         pool,
@@ -133,7 +133,7 @@ export function qrCodePages(services: Services): Router {
   }
 
   for (const format of ['png', 'svg'] as const) {
-    router.get(`${one}/code.${format}`, requireMember(pool), async (req, res) => {
+    router.get(`${one}/code.${format}`, requireMember(services), async (req, res) => {
       const who = allowedTo(req, res, 'read');
       const qr = await getQrCode(pool, who.principal.businessId, idParam(req.params.qr_code_id, 'QR code'));
       const image = await renderQrCode(
@@ -146,7 +146,7 @@ export function qrCodePages(services: Services): Router {
     });
   }
 
-  router.get(`${one}/print`, requireMember(pool), async (req, res) => {
+  router.get(`${one}/print`, requireMember(services), async (req, res) => {
     const who = allowedTo(req, res, 'read');
     const qr = await getQrCode(pool, who.principal.businessId, idParam(req.params.qr_code_id, 'QR code'));
     sendView(res, 200, 'qr-print', {

@@ -55,7 +55,7 @@ function fieldRefusal(err: unknown): string {
 export function settingsPages(services: Services): Router {
   const router = Router();
   const pool = services.db.pool;
-  const member = requireMember(pool);
+  const member = requireMember(services);
   const path = '/b/:business_id/settings';
   const settingsOf = (who: SignedInMember) => `${BASE_PATH}/b/${who.principal.businessId}/settings`;
 

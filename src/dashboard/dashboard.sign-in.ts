@@ -95,7 +95,7 @@ export function signInPages(services: Services, holdWhileInFlight: RequestHandle
     res.redirect(303, next);
   });
 
-  router.post('/sign-out', requireSession(pool), formBody, async (req, res) => {
+  router.post('/sign-out', requireSession(services), formBody, async (req, res) => {
     assertFormPost(req, services, signedInOf(res).token);
     const session = await liveBrowserSession(pool, signedInOf(res).token);
     if (session) await logout(pool, session);

@@ -1,23 +1,26 @@
-import { Router, type Request, type Response } from 'express';
-import { authorize, type Action } from '../auth/authorize.js';
-import { HttpError } from '../errors/http-error.js';
-import { idParam } from '../http/params.js';
-import type { Services } from '../http/route.js';
-import { createTagBody, DEFAULT_TAG_COLOR, updateTagBody } from '../tags/tag.schemas.js';
-import { changeTag, createTag, listTags, removeTag } from '../tags/tag.service.js';
+import { Router, type Response } from 'express';
+import type { Route, Services } from '../http/route.js';
+import type { JsonReply } from '../http/reply.js';
+import { t } from '../shared/messages.js';
+import { operation } from '../http/operations.js';
+import { DEFAULT_TAG_COLOR } from '../tags/tag.schemas.js';
+import { tagFeature } from '../tags/tag.routes.js';
 import { memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { formBody, formFields, parseForm } from './dashboard.forms.js';
-import { assertFormPost, BASE_PATH } from './dashboard.session.js';
+import { mountForm, type FormAction, type PageCall, type Refused } from './dashboard.actions.js';
+import { BASE_PATH } from './dashboard.session.js';
 import { sendView, type FieldErrors } from './dashboard.views.js';
 
-/** What a post's redirect says happened: fixed words, never text from the address. */
-const SAVED: Record<string, string> = {
-  added: 'The tag is added.',
-  changed: 'The tag is saved: every suggestion and issue that carries it shows the change.',
-  deleted: 'The tag is deleted and taken off every suggestion and issue that carried it.',
-};
+/** What a post's redirect says happened: a catalogue key, never text from the address. */
+const SAVED = new Set(['added', 'changed', 'deleted']);
 
-const LABELS = { name: 'The name', color: 'The colour', public: 'Shown on the public page' };
+const LABELS = { name: 'tags.field.name', color: 'tags.field.color', public: 'tags.field.public' };
+
+const TAGS = {
+  list: operation(tagFeature, 'listBusinessTags'),
+  create: operation(tagFeature, 'createTag'),
+  change: operation(tagFeature, 'updateTag'),
+  remove: operation(tagFeature, 'deleteTag'),
+};
 
 interface TagsView {
   /** The new tag form's values and errors, when it is shown again. */
@@ -27,95 +30,83 @@ interface TagsView {
   saved?: string;
 }
 
-/** A form's values as the page shows them again, and as the JSON body's schema reads them. */
-function tagForm(req: Request) {
-  const fields = formFields(req);
-  const values = { name: fields.name ?? '', color: fields.color ?? '', public: fields.public === 'true' ? 'true' : '' };
-  return { values, body: { name: values.name, color: values.color, public: values.public === 'true' } };
+interface TagRow {
+  id: string;
+  name: string;
+  color: string;
+  public: boolean;
 }
 
-/** A refusal a person can act on, beside the name: taken (409). */
-function nameRefusal(err: unknown): string {
-  if (err instanceof HttpError && err.statusCode === 409) return err.message;
-  throw err;
+const path = '/b/:business_id/settings/tags';
+const tagsOf = (who: SignedInMember, saved: string) =>
+  `${BASE_PATH}/b/${who.principal.businessId}/settings/tags?saved=${saved}`;
+
+/** The form's fields as the JSON body reads them: an unticked box is not sent, and means false. */
+const tagBody = (fields: Record<string, string>) => ({
+  name: fields.name ?? '',
+  color: fields.color ?? '',
+  public: fields.public === 'true',
+});
+
+/** The form as sent, to show again. */
+const shownValues = (fields: Record<string, string>) => ({
+  name: fields.name ?? '',
+  color: fields.color ?? '',
+  public: fields.public === 'true' ? 'true' : '',
+});
+
+async function show(services: Services, res: Response, who: SignedInMember, status: number, view: TagsView) {
+  const listed = (await TAGS.list.invoke(services, who.principal)) as JsonReply;
+  const tags = (listed.body as { data: TagRow[] }).data;
+  sendView(res, status, 'tags', {
+    ...memberFrame(who, t('tags.title'), 'settings'),
+    tags: tags.map((tag) => {
+      const editing = view.editing?.id === tag.id ? view.editing : undefined;
+      return {
+        ...tag,
+        values: editing?.values ?? { name: tag.name, color: tag.color, public: tag.public ? 'true' : '' },
+        errors: editing?.errors ?? {},
+      };
+    }),
+    adding: view.adding ?? { values: { name: '', color: DEFAULT_TAG_COLOR, public: '' }, errors: {} },
+    saved: view.saved,
+  });
 }
 
-/**
- * Settings, Tags: the labels suggestions and issues carry (docs/tags.md), through the JSON routes'
- * services and authorize() actions: `read` to see them, `manage_business` to add, change and delete.
- */
-export function tagPages(services: Services): Router {
-  const router = Router();
-  const pool = services.db.pool;
-  const member = requireMember(pool);
-  const path = '/b/:business_id/settings/tags';
-  const tagsOf = (who: SignedInMember) => `${BASE_PATH}/b/${who.principal.businessId}/settings/tags`;
-
-  const allowedTo = (req: Request, res: Response, action: Action): SignedInMember => {
-    const who = memberOf(res);
-    authorize(who.principal, action);
-    if (req.method === 'POST') assertFormPost(req, services, who.token);
-    return who;
+const again =
+  (form: 'adding' | 'editing') =>
+  ({ req, res, who, services }: PageCall, { status, values, errors }: Refused) => {
+    const shown = { values: shownValues(values), errors };
+    const view =
+      form === 'adding' ? { adding: shown } : { editing: { id: String(req.params.id).toLowerCase(), ...shown } };
+    return show(services, res, who, status, view);
   };
 
-  async function show(res: Response, who: SignedInMember, status: number, view: TagsView) {
-    const tags = await listTags(pool, who.principal.businessId);
-    sendView(res, status, 'tags', {
-      ...memberFrame(who, 'Tags', 'settings'),
-      tags: tags.map((tag) => {
-        const editing = view.editing?.id === tag.id ? view.editing : undefined;
-        return {
-          id: tag.id,
-          name: tag.name,
-          color: tag.color,
-          public: tag.public,
-          values: editing?.values ?? { name: tag.name, color: tag.color, public: tag.public ? 'true' : '' },
-          errors: editing?.errors ?? {},
-        };
-      }),
-      adding: view.adding ?? { values: { name: '', color: DEFAULT_TAG_COLOR, public: '' }, errors: {} },
-      saved: view.saved,
-    });
-  }
+const form = (runs: Route, suffix: string, saved: string, extra: Partial<FormAction>): FormAction => ({
+  path: `${path}${suffix}`,
+  runs,
+  labels: LABELS,
+  done: ({ who }) => tagsOf(who, saved),
+  ...extra,
+});
 
-  router.get(path, member, async (req, res) => {
-    const who = allowedTo(req, res, 'read');
-    const saved = typeof req.query.saved === 'string' ? SAVED[req.query.saved] : undefined;
-    await show(res, who, 200, { saved });
+/**
+ * Settings, Tags (docs/tags.md): the forms run the JSON routes' own operations, so who may add, change
+ * and delete a tag (`manage_business`) and what a name may be are decided there.
+ */
+export const TAG_FORMS: FormAction[] = [
+  form(TAGS.create, '', 'added', { body: tagBody, again: again('adding') }),
+  form(TAGS.change, '/:id', 'changed', { body: tagBody, again: again('editing') }),
+  form(TAGS.remove, '/:id/delete', 'deleted', {}),
+];
+
+export function tagPages(services: Services): Router {
+  const router = Router();
+  router.get(path, requireMember(services), async (req, res) => {
+    const who = memberOf(res);
+    const saved = typeof req.query.saved === 'string' && SAVED.has(req.query.saved) ? req.query.saved : undefined;
+    await show(services, res, who, 200, { saved: saved && t(`tags.saved.${saved}`) });
   });
-
-  router.post(path, member, formBody, async (req, res) => {
-    const who = allowedTo(req, res, 'manage_business');
-    const { values, body } = tagForm(req);
-    const form = parseForm(createTagBody, body, LABELS);
-    if (!form.ok) return show(res, who, 400, { adding: { values, errors: form.errors } });
-    try {
-      await createTag(pool, who.principal, form.data);
-    } catch (err) {
-      return show(res, who, 409, { adding: { values, errors: { name: nameRefusal(err) } } });
-    }
-    res.redirect(303, `${tagsOf(who)}?saved=added`);
-  });
-
-  router.post(`${path}/:tag_id`, member, formBody, async (req, res) => {
-    const who = allowedTo(req, res, 'manage_business');
-    const id = idParam(req.params.tag_id, 'Tag');
-    const { values, body } = tagForm(req);
-    const form = parseForm(updateTagBody, body, LABELS);
-    if (!form.ok) return show(res, who, 400, { editing: { id, values, errors: form.errors } });
-    try {
-      await changeTag(pool, who.principal, id, form.data);
-    } catch (err) {
-      return show(res, who, 409, { editing: { id, values, errors: { name: nameRefusal(err) } } });
-    }
-    res.redirect(303, `${tagsOf(who)}?saved=changed`);
-  });
-
-  router.post(`${path}/:tag_id/delete`, member, formBody, async (req, res) => {
-    const who = allowedTo(req, res, 'manage_business');
-    await removeTag(pool, who.principal, who.principal.businessId, idParam(req.params.tag_id, 'Tag'));
-    res.redirect(303, `${tagsOf(who)}?saved=deleted`);
-  });
-
+  for (const action of TAG_FORMS) mountForm(router, services, action);
   return router;
 }

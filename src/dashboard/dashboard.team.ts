@@ -42,7 +42,7 @@ interface TeamView {
 export function teamPages(services: Services): Router {
   const router = Router();
   const pool = services.db.pool;
-  const member = requireMember(pool);
+  const member = requireMember(services);
   const path = '/b/:business_id/team';
   const teamOf = (who: SignedInMember) => `${BASE_PATH}/b/${who.principal.businessId}/team`;
 

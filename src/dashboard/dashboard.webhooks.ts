@@ -55,7 +55,7 @@ const toView = (endpoint: Endpoint) => ({
 export function webhookPages(services: Services): Router {
   const router = Router();
   const pool = services.db.pool;
-  const member = requireMember(pool);
+  const member = requireMember(services);
   const path = '/b/:business_id/integrations/webhooks';
   const listOf = (who: SignedInMember) => `${BASE_PATH}/b/${who.principal.businessId}/integrations/webhooks`;
 

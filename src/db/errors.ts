@@ -1,4 +1,4 @@
-import { conflict } from '../errors/http-error.js';
+import { conflict, type FieldError } from '../errors/http-error.js';
 
 /** The PostgreSQL error code of a unique index or constraint refusing a row. */
 const PG_UNIQUE_VIOLATION = '23505';
@@ -9,13 +9,14 @@ function hasPgCode(err: unknown, code: string): boolean {
 
 /**
  * The one place a unique violation becomes a domain conflict: `work` rejected by a unique index or
- * constraint is a 409 with `message`; any other outcome passes through.
+ * constraint is a 409 with `message`, and the field it is about (a name taken) in its `errors`; any
+ * other outcome passes through.
  */
-export async function withUniqueConflict<T>(work: Promise<T>, message: string): Promise<T> {
+export async function withUniqueConflict<T>(work: Promise<T>, message: string, field?: FieldError): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    if (hasPgCode(err, PG_UNIQUE_VIOLATION)) throw conflict(message);
+    if (hasPgCode(err, PG_UNIQUE_VIOLATION)) throw conflict(message, field ? [field] : undefined);
     throw err;
   }
 }

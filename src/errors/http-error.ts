@@ -1,5 +1,17 @@
 import { STATUS_CODES } from 'node:http';
 
+/**
+ * One field's refusal, as data: the field (`content`, `voter.email`; empty for the body as a whole),
+ * a code a reader words in its own language (locales/en.json, `validation.<code>`), the values those
+ * words need, and the service's own words in English.
+ */
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+  params?: Record<string, string | number>;
+}
+
 /** An error whose message is safe to show to the client, with the HTTP status it maps to. */
 export class HttpError extends Error {
   constructor(
@@ -7,10 +19,35 @@ export class HttpError extends Error {
     message: string,
     readonly code?: string,
     readonly headers: Record<string, string> = {},
+    /** The fields at fault, each with its code (a 400's `errors`). */
+    readonly errors?: readonly FieldError[],
   ) {
     super(message);
   }
 }
+
+/** What a refused input was: a body (`VALIDATION_FAILED`) or a query string (`INVALID_QUERY`). */
+const INPUTS = {
+  body: { failed: 'Validation failed', code: 'VALIDATION_FAILED' },
+  query: { failed: 'Query failed', code: 'INVALID_QUERY' },
+} as const;
+
+/**
+ * The one way a refused input is raised: its fields and codes as data, and a message that names
+ * each (`content: must not be empty` after the input's prefix); `detail` words the message otherwise.
+ */
+export function invalidInput(
+  errors: readonly FieldError[],
+  { input = 'body', detail }: { input?: keyof typeof INPUTS; detail?: string } = {},
+): HttpError {
+  const words = detail ?? errors.map((error) => (error.field ? `${error.field}: ` : '') + error.message).join('; ');
+  const { failed, code } = INPUTS[input];
+  return new HttpError(400, `${failed}: ${words}`, code, {}, errors);
+}
+
+/** One field refused by a service (a location that is not the business's): its code, and its words. */
+export const invalidField = (field: string, code: string, message: string, params?: FieldError['params']) =>
+  invalidInput([{ field, code, message, ...(params ? { params } : {}) }]);
 
 /**
  * A credential that was refused: an API key, a session token, a password, an invite token. Besides its
@@ -48,7 +85,9 @@ export const RETRY_AFTER_SECONDS = 1;
 export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code);
 export const notFound = (what: string) => new HttpError(404, `${what} not found`, 'NOT_FOUND');
 export const forbidden = (message: string, code = 'FORBIDDEN') => new HttpError(403, message, code);
-export const conflict = (message: string) => new HttpError(409, message, 'CONFLICT');
+/** A conflict about one field (a name taken) says so in `errors`, as a 400 would. */
+export const conflict = (message: string, errors?: readonly FieldError[]) =>
+  new HttpError(409, message, 'CONFLICT', {}, errors);
 /** A well-formed body naming what the business does not have (an unknown tag name). */
 export const unprocessable = (message: string, code: string) => new HttpError(422, message, code);
 export const unauthorized = (message = 'Missing or invalid credential') =>
@@ -63,8 +102,20 @@ export interface ErrorBody {
   error: string;
   code?: string;
   requestId?: string;
+  errors?: readonly FieldError[];
 }
 
-export function errorBody(statusCode: number, message: string, code?: string, requestId?: string): ErrorBody {
-  return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error', code, requestId };
+export function errorBody(
+  statusCode: number,
+  message: string,
+  code?: string,
+  requestId?: string,
+  errors?: readonly FieldError[],
+): ErrorBody {
+  const body: ErrorBody = { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error', code, requestId };
+  return errors ? { ...body, errors } : body;
 }
+
+/** The body an HttpError is answered with. */
+export const bodyOf = (error: HttpError, requestId?: string): ErrorBody =>
+  errorBody(error.statusCode, error.message, error.code, requestId, error.errors);

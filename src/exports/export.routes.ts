@@ -23,10 +23,13 @@ const notes = {
 
 const MEDIA_TYPES = { json: 'application/json', csv: 'text/csv' } as const;
 
-/** `format` when given; otherwise what the client accepts: CSV only when it prefers `text/csv`, else JSON. */
-function chosenFormat(req: Request, format: ExportFormat | undefined): ExportFormat {
+/**
+ * `format` when given; otherwise what the client accepts: CSV only when it prefers `text/csv`, else JSON
+ * (and JSON when invoked without a request).
+ */
+function chosenFormat(req: Request | undefined, format: ExportFormat | undefined): ExportFormat {
   if (format) return format;
-  return req.accepts([MEDIA_TYPES.json, MEDIA_TYPES.csv]) === MEDIA_TYPES.csv ? 'csv' : 'json';
+  return req?.accepts([MEDIA_TYPES.json, MEDIA_TYPES.csv]) === MEDIA_TYPES.csv ? 'csv' : 'json';
 }
 
 /** The JSON example's records, through the very encoder a CSV export uses: one example, two media types. */
@@ -105,7 +108,7 @@ function exportRoute<Filter>(
       return stream(async (res) => {
         const result = await streamExport(res, run, encoder, exportHeaders(run, format, name));
         if (!result.completed) {
-          req.log.info({ export: name, format, written: result.written }, 'export stopped: client went away');
+          res.req.log.info({ export: name, format, written: result.written }, 'export stopped: client went away');
         }
       });
     },

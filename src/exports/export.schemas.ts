@@ -22,7 +22,7 @@ const exportParams = {
 
 const untilNotBeforeSince = {
   check: (query: { since?: Date; until?: Date }) => !query.since || !query.until || query.since <= query.until,
-  issue: { message: 'must not be before since', path: ['until'] },
+  issue: { message: 'must not be before since', path: ['until'], params: { code: 'before_since' } },
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { badRequest, HttpError } from '../errors/http-error.js';
+import { HttpError, invalidInput } from '../errors/http-error.js';
 import { findEventsAfter, type EventRow, type FeedPosition } from './event.repository.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -32,7 +32,9 @@ function decodeCursor(text: string): Cursor {
   } catch {
     // reported below
   }
-  throw badRequest('Query failed: after: not a cursor this service returned', 'INVALID_QUERY');
+  throw invalidInput([{ field: 'after', code: 'unknown_cursor', message: 'not a cursor this service returned' }], {
+    input: 'query',
+  });
 }
 
 export interface FeedPage {

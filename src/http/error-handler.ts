@@ -5,7 +5,8 @@ import {
   HttpError,
   RateLimitError,
   RETRY_AFTER_SECONDS,
-  errorBody,
+  bodyOf,
+  invalidInput,
   rateLimitBody,
   serviceUnavailable,
 } from '../errors/http-error.js';
@@ -114,11 +115,9 @@ function fromDatabase(err: unknown): HttpError | undefined {
     return new HttpError(409, 'Something this request refers to was removed meanwhile; retry', 'CONFLICT');
   }
   if (typeof code === 'string' && UNSTORABLE_TEXT_CODES.has(code)) {
-    return new HttpError(
-      400,
-      'Validation failed: the request contains characters that cannot be stored',
-      'VALIDATION_FAILED',
-    );
+    return invalidInput([
+      { field: '', code: 'unstorable', message: 'the request contains characters that cannot be stored' },
+    ]);
   }
   return undefined;
 }
@@ -161,7 +160,7 @@ export const errorHandler: ErrorRequestHandler = async (err: unknown, req, res, 
   }
   // Whoever made the 503, the client is told when to retry.
   if (httpError.statusCode === 503 && !res.get('Retry-After')) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-  res.status(httpError.statusCode).json(errorBody(httpError.statusCode, httpError.message, httpError.code, req.id));
+  res.status(httpError.statusCode).json(bodyOf(httpError, req.id));
 };
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {

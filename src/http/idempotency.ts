@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type pg from 'pg';
-import { errorBody, type HttpError } from '../errors/http-error.js';
+import { bodyOf, type HttpError } from '../errors/http-error.js';
 import { parseIdempotencyKey } from '../idempotency/idempotency.key.js';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store.js';
 import { clientErrorOf } from './error-handler.js';
@@ -87,7 +87,7 @@ function storedOf(reply: Reply): StoredResponse {
 
 /** The body the error handler answers a refusal with, byte for byte. */
 function errorResponse(error: HttpError, req: Request): StoredResponse {
-  const body = errorBody(error.statusCode, error.message, error.code, req.id);
+  const body = bodyOf(error, req.id);
   return { status: error.statusCode, contentType: JSON_TYPE, location: null, body: JSON.stringify(body) };
 }
 

@@ -187,7 +187,7 @@ export function resourceFeature<
         handler: async (context) => {
           const row = await create.run(context);
           const body = { ...present(row, context.services), ...create.reveal?.fields(row) };
-          return create.location === false ? created(body) : created(body, `${context.req.baseUrl}${path}/${row.id}`);
+          return create.location === false ? created(body) : created(body, `${context.baseUrl}${path}/${row.id}`);
         },
       }),
     );

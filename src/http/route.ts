@@ -5,7 +5,7 @@ import { authorize, type Action } from '../auth/authorize.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { SessionRow } from '../auth/credential.repository.js';
 import { principalOf, type ApiKeyPrincipal, type Principal } from '../auth/principal.js';
-import { unauthorized } from '../errors/http-error.js';
+import { forbidden, unauthorized } from '../errors/http-error.js';
 import type { ListCache } from '../cache/list-cache.js';
 import type { Database } from '../db/database.js';
 import type { ReadReplicas } from '../db/replicas.js';
@@ -178,8 +178,19 @@ type PrincipalFor<G extends Guard> = G extends 'api_key'
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+/**
+ * The Express request, where a route's guard needs one: a key or a member's routes never read it,
+ * so they can be invoked without Express (Route.invoke); the others read cookies, headers and the
+ * client address from it.
+ */
+type RequestFor<G extends Guard> = G extends 'api_key' | 'business' ? Request | undefined : Request;
+
 export interface RouteContext<G extends Guard, Q, B> {
-  req: Request;
+  req: RequestFor<G>;
+  /** The path's parameters, as sent. */
+  params: Record<string, string>;
+  /** Where the route's family is mounted, with its ids: what a `Location` is written under. */
+  baseUrl: string;
   principal: PrincipalFor<G>;
   query: Parsed<Q>;
   body: Parsed<B>;
@@ -202,8 +213,29 @@ export interface RouteSpec<G extends Guard, Q, B> extends RouteDoc {
   handler: (context: RouteContext<G, Q, B>) => Promise<Reply> | Reply;
 }
 
+/** What an operation is run with when it is invoked rather than requested. */
+export interface Invocation {
+  /** The path's parameters; a business route's `business_id` defaults to the principal's business. */
+  params?: Record<string, string>;
+  /** The query string's parameters, as Express reads them (strings). */
+  query?: unknown;
+  /** The body, as JSON would carry it. */
+  body?: unknown;
+  /** The Express request: only the routes whose guard is neither `api_key` nor `business` need one. */
+  req?: Request;
+}
+
+/** Whoever a route's guard admits: a key or a member, a dashboard session, or nobody. */
+export type Caller = Principal | SessionRow | null;
+
 /** One route, declared once: it registers the Express handler and is a part of the OpenAPI document. */
 export interface Route extends RouteDoc {
+  /**
+   * Runs the operation as a request without an Idempotency-Key would: access, parsing, the id's 404,
+   * the handler on the pool, and what follows a commit (replicas told of the write). Refusals are
+   * thrown, as HttpErrors; the reply is answered, never sent.
+   */
+  invoke(services: Services, caller: Caller, input?: Invocation): Promise<Reply>;
   /** Authorizes, parses and handles one request, and sends its reply. */
   handle(req: Request, res: Response, services: Services): Promise<void>;
 }
@@ -215,7 +247,7 @@ export function takesIdempotencyKey(route: RouteDoc): boolean {
 }
 
 /** Who an Idempotency-Key belongs to: the API key, the user, or (on a public route) the address. */
-function credentialOf(principal: Principal | SessionRow | null, req: Request): string {
+function credentialOf(principal: Caller, req: Request): string {
   if (principal === null) return `address:${req.ip ?? ''}`;
   if ('user_id' in principal) return `user:${principal.user_id}`;
   return principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
@@ -246,41 +278,78 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
     throw new Error(`${spec.path}: a resource names the last path parameter, and is given only when there is one`);
   }
   const idempotent = takesIdempotencyKey(spec);
-  return {
-    ...doc,
-    async handle(req, res, services) {
-      const principal = (
-        spec.guard === 'api_key' || spec.guard === 'business'
-          ? principalOf(req)
-          : spec.guard === 'session'
-            ? sessionOf(req)
-            : null
-      ) as PrincipalFor<G>;
-      const { action } = spec;
-      // A principal check needs no input: it comes first, so a refused caller learns nothing of it.
-      if (action && action !== 'update') authorize(principal as Principal, action);
-      const operation = (db: pg.Pool) => {
-        const id = idName ? idParam(req.params[idName], spec.resource!) : '';
-        const query = (spec.query ? parseQuery(spec.query, req.query) : undefined) as Parsed<Q>;
-        const body = (spec.body ? parseBody(spec.body, req.body) : undefined) as Parsed<B>;
-        if (action === 'update') authorize(principal as Principal, action, Object.keys(body ?? {}));
-        return handler({ req, principal, query, body, services, id, db });
-      };
-      // Read-your-writes on replicas: once a business's write has committed, and before its answer
-      // is sent, no replica answers for the business until it has replayed that far.
-      const businessId = spec.method === 'get' ? undefined : (principal as Principal | null)?.businessId;
-      const committed = businessId ? () => services.reads.wrote(businessId) : async () => {};
-      if (!idempotent) {
-        const reply = await operation(services.db.pool);
-        await committed();
-        return sendReply(res, reply);
-      }
-      const transactions = { store: services.idempotency, pool: services.db.pool };
-      const credential = credentialOf(principal, req);
-      const target = { credential, path: resolvedPath(spec.path, req), notReplayed: spec.notReplayed ?? [] };
-      return withRequestTransaction(transactions, req, res, target, operation, committed);
-    },
+  const { action } = spec;
+  const invokable = spec.guard === 'api_key' || spec.guard === 'business';
+
+  /** A principal check needs no input: it comes first, so a refused caller learns nothing of it. */
+  const admit = (caller: Caller) => {
+    if (action && action !== 'update') authorize(caller as Principal, action);
   };
+  /** Parses the input and runs the handler on the request's database. */
+  const run = (services: Services, caller: Caller, input: Invocation, baseUrl: string, db: pg.Pool) => {
+    const params = input.params ?? {};
+    const id = idName ? idParam(params[idName], spec.resource!) : '';
+    const query = (spec.query ? parseQuery(spec.query, input.query) : undefined) as Parsed<Q>;
+    const body = (spec.body ? parseBody(spec.body, input.body) : undefined) as Parsed<B>;
+    if (action === 'update') authorize(caller as Principal, action, Object.keys(body ?? {}));
+    const principal = caller as PrincipalFor<G>;
+    const req = input.req as RequestFor<G>;
+    return handler({ req, params, baseUrl, principal, query, body, services, id, db });
+  };
+  // Read-your-writes on replicas: once a business's write has committed, and before its answer
+  // is sent, no replica answers for the business until it has replayed that far.
+  const committed = (services: Services, caller: Caller) => {
+    const businessId = spec.method === 'get' ? undefined : (caller as Principal | null)?.businessId;
+    return businessId ? services.reads.wrote(businessId) : Promise.resolve();
+  };
+
+  const invoke: Route['invoke'] = async (services, caller, input = {}) => {
+    if (!invokable && !input.req) throw new Error(`${spec.path} reads its request: invoke it with one`);
+    admit(caller);
+    const params = invocationParams(spec.path, caller, input.params);
+    const baseUrl = input.req?.baseUrl ?? familyBase(spec.path, params);
+    const reply = await run(services, caller, { ...input, params }, baseUrl, services.db.pool);
+    await committed(services, caller);
+    return reply;
+  };
+  const handle: Route['handle'] = async (req, res, services) => {
+    const caller: Caller =
+      spec.guard === 'api_key' || spec.guard === 'business'
+        ? principalOf(req)
+        : spec.guard === 'session'
+          ? sessionOf(req)
+          : null;
+    const input: Invocation = { params: req.params as Record<string, string>, query: req.query, body: req.body, req };
+    if (!idempotent) return sendReply(res, await invoke(services, caller, input));
+    admit(caller);
+    const transactions = { store: services.idempotency, pool: services.db.pool };
+    const credential = credentialOf(caller, req);
+    const target = { credential, path: resolvedPath(spec.path, req), notReplayed: spec.notReplayed ?? [] };
+    const write = (db: pg.Pool) => run(services, caller, input, req.baseUrl, db);
+    return withRequestTransaction(transactions, req, res, target, write, () => committed(services, caller));
+  };
+  return { ...doc, invoke, handle };
+}
+
+/**
+ * An invocation's path parameters: a business route is the principal's business's, and naming
+ * another is refused as businessAuth refuses it on a request.
+ */
+function invocationParams(path: string, caller: Caller, params: Record<string, string> = {}): Record<string, string> {
+  if (!path.includes(':business_id')) return params;
+  const businessId = (caller as Principal | null)?.businessId;
+  if (!businessId) throw unauthorized();
+  const named = params.business_id;
+  if (named !== undefined && named.toLowerCase() !== businessId) {
+    throw forbidden('This credential has no access to this business', 'NO_BUSINESS_ACCESS');
+  }
+  return { ...params, business_id: businessId };
+}
+
+/** Where an invoked route's family is mounted: the path up to the business's id, or `/api/v1`. */
+function familyBase(path: string, params: Record<string, string>): string {
+  const mount = /^(\/businesses\/:business_id|\/api\/v1)(\/|$)/.exec(path)?.[1] ?? '';
+  return mount.replace(':business_id', params.business_id ?? '');
 }
 
 /**

@@ -109,9 +109,9 @@ export const issueBusinessRoutes: Feature = {
           },
         },
       ],
-      handler: async ({ req, principal, body, db }) => {
+      handler: async ({ baseUrl, principal, body, db }) => {
         const issue = await createIssue(db, principal, body);
-        return created(toIssueResponse(issue), `${req.baseUrl}/issues/${issue.id}`);
+        return created(toIssueResponse(issue), `${baseUrl}/issues/${issue.id}`);
       },
     }),
     defineRoute({

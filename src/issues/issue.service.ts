@@ -3,7 +3,7 @@ import { afterRecorded, recordsOf } from '../outbox/outbox.service.js';
 import { withTransaction, type Queryable } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
-import { badRequest, notFound } from '../errors/http-error.js';
+import { invalidField, notFound } from '../errors/http-error.js';
 import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { nextTags, resolveTagNames, tagChange, tagFilterOf, withTags } from '../tags/tag.service.js';
@@ -36,7 +36,7 @@ export async function getIssue(pool: pg.Pool, businessId: string, id: string): P
   return row;
 }
 
-const notAssignable = () => badRequest('Validation failed: assignee_id: not a member of this business');
+const notAssignable = () => invalidField('assignee_id', 'not_a_member', 'not a member of this business');
 
 /**
  * A new issue is open, or assigned when someone is named. The issue, its activity row and its event

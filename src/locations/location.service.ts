@@ -31,7 +31,12 @@ export const getLocation = (db: Queryable, businessId: string, id: string): Prom
 
 /** Names are unique per business ignoring case: a taken one is a 409, whoever took it first. */
 const uniqueName = <T>(name: string, write: () => Promise<T>): Promise<T> =>
-  withUniqueConflict(write(), `A location named "${name}" already exists`);
+  withUniqueConflict(write(), `A location named "${name}" already exists`, {
+    field: 'name',
+    code: 'location_taken',
+    message: 'already used by another location',
+    params: { name },
+  });
 
 export async function createLocation(
   pool: pg.Pool,

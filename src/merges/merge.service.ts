@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Principal } from '../auth/principal.js';
 import { withTransaction, type Queryable } from '../db/database.js';
-import { badRequest, HttpError, notFound } from '../errors/http-error.js';
+import { invalidField, HttpError, notFound } from '../errors/http-error.js';
 import { recordActivity, publishEvent } from '../outbox/outbox.service.js';
 import { toSuggestionDashboardResponse } from '../suggestions/suggestion.presenter.js';
 import { findSuggestion, type SuggestionRow } from '../suggestions/suggestion.repository.js';
@@ -38,7 +38,7 @@ export async function mergeSuggestions(
   sourceIds: string[],
 ): Promise<SuggestionRow> {
   if (sourceIds.includes(targetId))
-    throw badRequest('Validation failed: source_ids: a suggestion cannot be merged into itself', 'VALIDATION_FAILED');
+    throw invalidField('source_ids', 'merge_into_itself', 'a suggestion cannot be merged into itself');
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
     const locked = await lockSuggestions(tx, businessId, [targetId, ...sourceIds]);

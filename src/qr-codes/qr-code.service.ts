@@ -4,7 +4,7 @@ import { recordActivity } from '../outbox/outbox.service.js';
 import { withTransaction } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
-import { badRequest, notFound } from '../errors/http-error.js';
+import { invalidField, notFound } from '../errors/http-error.js';
 import { locationExists } from '../locations/location.repository.js';
 import { newId } from '../shared/ids.js';
 import { fieldChanges } from '../shared/changes.js';
@@ -43,7 +43,7 @@ export async function createQrCode(
   const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
     if (input.location_id && !(await locationExists(tx, businessId, input.location_id))) {
-      throw badRequest('Validation failed: location_id: not a location of this business');
+      throw invalidField('location_id', 'unknown_location', 'not a location of this business');
     }
     const row = await insertQrCode(tx, businessId, {
       id: newId(),

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import { RATE_LIMIT_CODE } from '../errors/http-error.js';
+import { invalidInput, RATE_LIMIT_CODE, type FieldError } from '../errors/http-error.js';
 import { EXAMPLE } from './examples.js';
 
 /**
@@ -51,6 +51,23 @@ export const ERROR_CODES = {
 export type ErrorStatus = keyof typeof ERROR_CODES;
 export const ERROR_STATUSES = Object.keys(ERROR_CODES).map(Number) as ErrorStatus[];
 
+/** One field's refusal in a 400's `errors` (src/errors/http-error.ts, FieldError). */
+const fieldErrorSchema = z
+  .object({
+    field: z
+      .string()
+      .meta({ description: 'The field at fault, dotted (`voter.email`); empty for the body as a whole' }),
+    code: z
+      .string()
+      .meta({ description: 'Why, for a program or a translation: `required`, `too_long`, `one_line`...' }),
+    message: z.string().meta({ description: 'Why, in English' }),
+    params: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .optional()
+      .meta({ description: 'The values the words need (`max` of `too_long`)' }),
+  })
+  .meta({ id: 'FieldError', description: 'One field refused, as data' });
+
 /** Component names of the error bodies, after the status text: `NotFoundError`, `ConflictError`... */
 const errorName = (status: ErrorStatus) =>
   `${(STATUS_CODES[status] ?? 'Unknown').replace(/[^A-Za-z]/g, '')}${status === 500 ? '' : 'Error'}`;
@@ -61,12 +78,21 @@ export function exampleOf(schema: z.ZodType): unknown {
   return examples?.[0];
 }
 
-/** What each error status typically says, for the reference's examples. */
-const ERROR_EXAMPLES: Record<ErrorStatus, { message: string; code: (typeof ERROR_CODES)[ErrorStatus][number] }> = {
-  400: {
-    message: 'Validation failed: content: must not be empty (white space and invisible characters do not count)',
-    code: 'VALIDATION_FAILED',
+/** The 400 the reference shows: an empty comment, raised as parseBody raises it. */
+const EMPTY_CONTENT = invalidInput([
+  {
+    field: 'content',
+    code: 'required',
+    message: 'must not be empty (white space and invisible characters do not count)',
   },
+]);
+
+/** What each error status typically says, for the reference's examples. */
+const ERROR_EXAMPLES: Record<
+  ErrorStatus,
+  { message: string; code: (typeof ERROR_CODES)[ErrorStatus][number]; errors?: readonly FieldError[] }
+> = {
+  400: { message: EMPTY_CONTENT.message, code: 'VALIDATION_FAILED', errors: EMPTY_CONTENT.errors },
   401: { message: 'Missing or invalid credential', code: 'UNAUTHORIZED' },
   403: { message: 'This operation needs an API key with the write scope', code: 'INSUFFICIENT_SCOPE' },
   404: { message: 'Suggestion not found', code: 'NOT_FOUND' },
@@ -96,6 +122,9 @@ function errorBodySchema(status: ErrorStatus) {
       // Both are on every error the service sends: optional here, a typed client had to test for them.
       code: z.enum(ERROR_CODES[status]).meta({ description: 'Machine-readable reason' }),
       requestId: z.string().meta({ description: 'Also sent as X-Request-Id; quote it when asking for help' }),
+      errors: z.array(fieldErrorSchema).optional().meta({
+        description: 'The fields at fault, each with a code: every 400 of a body or a query, and a 409 about one field',
+      }),
     })
     .meta({
       id: errorName(status),

@@ -50,7 +50,10 @@ const instantWithDateAt = (timeOfDay: string) =>
       error: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with seconds and a time zone',
     })
     .transform((value) => new Date(value.length === 10 ? `${value}T${timeOfDay}Z` : value))
-    .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' })
+    .refine((date) => !Number.isNaN(date.getTime()), {
+      message: 'is not a valid date',
+      params: { code: 'invalid_date' },
+    })
     .meta({
       description: 'An ISO 8601 date (YYYY-MM-DD) or date-time with seconds and `Z` or an offset (`+01:00`)',
       examples: ['2026-01-31', '2026-01-31T09:30:00Z'],
@@ -90,7 +93,7 @@ export const offsetParams = {
 /** PostgreSQL text cannot hold U+0000: refused here as a 400 rather than failing in the database. */
 const NO_NUL = [
   (value: string) => !value.includes('\u0000'),
-  { message: 'must not contain the NUL character' },
+  { message: 'must not contain the NUL character', params: { code: 'nul_character' } },
 ] as const;
 
 /**
@@ -99,7 +102,16 @@ const NO_NUL = [
  * gets here: parseBody refuses it in every field.)
  */
 const atMost = (max: number) =>
-  [(value: string) => [...value].length <= max, { message: `must be at most ${max} characters` }] as const;
+  [
+    (value: string) => [...value].length <= max,
+    { message: `must be at most ${max} characters`, params: { code: 'too_long', max } },
+  ] as const;
+
+/** Empty text, to a reader: required. */
+const VISIBLE_TEXT = [
+  hasVisibleText,
+  { message: 'must not be empty (white space and invisible characters do not count)', params: { code: 'required' } },
+] as const;
 
 /**
  * Text that must show something: trimmed, and not made only of white space or invisible characters
@@ -111,7 +123,7 @@ export const text = (max: number) =>
     .refine(...atMost(max))
     .trim()
     .refine(...NO_NUL)
-    .refine(hasVisibleText, { message: 'must not be empty (white space and invisible characters do not count)' })
+    .refine(...VISIBLE_TEXT)
     .meta({
       minLength: 1,
       maxLength: max,
@@ -140,7 +152,7 @@ export const optionalText = (max: number) =>
  */
 export const ONE_LINE = [
   isOneLine,
-  { message: 'must be one line: no line breaks, control characters or bidi overrides' },
+  { message: 'must be one line: no line breaks, control characters or bidi overrides', params: { code: 'one_line' } },
 ] as const;
 
 /**
@@ -152,7 +164,7 @@ const nfc = (value: string) => value.normalize('NFC');
 const atMostOnceNormalized = (max: number) =>
   [
     (value: string | undefined) => value === undefined || [...value].length <= max,
-    { message: `must be at most ${max} characters once normalised (NFC)` },
+    { message: `must be at most ${max} characters once normalised (NFC)`, params: { code: 'too_long', max } },
   ] as const;
 
 /**
@@ -165,7 +177,7 @@ export const oneLine = (max: number) =>
     .refine(...atMost(max))
     .refine(...ONE_LINE)
     .trim()
-    .refine(hasVisibleText, { message: 'must not be empty (white space and invisible characters do not count)' })
+    .refine(...VISIBLE_TEXT)
     .transform(nfc)
     .refine(...atMostOnceNormalized(max))
     .meta({
@@ -211,5 +223,6 @@ export const patchBody = <Shape extends z.ZodRawShape>(shape: Shape) =>
     .strictObject(shape)
     .refine((body) => Object.values(body).some((value) => value !== undefined), {
       message: `give at least one of ${Object.keys(shape).join(', ')}`,
+      params: { code: 'nothing_to_change' },
     })
     .meta({ minProperties: 1 });

@@ -113,9 +113,9 @@ const create = defineFamilies({
       },
     ],
   },
-  handler: async ({ req, principal, body, db, present }) => {
+  handler: async ({ baseUrl, principal, body, db, present }) => {
     const suggestion = await createSuggestion(db, principal, body);
-    return created(present(suggestion), `${req.baseUrl}/suggestions/${suggestion.id}`);
+    return created(present(suggestion), `${baseUrl}/suggestions/${suggestion.id}`);
   },
 });
 

@@ -5,7 +5,7 @@ import { withTransaction, type Queryable } from '../db/database.js';
 import type { PageRequest } from '../db/paging.js';
 import type { Principal } from '../auth/principal.js';
 import type { EntrySource } from '../shared/schemas.js';
-import { badRequest, notFound } from '../errors/http-error.js';
+import { invalidField, notFound } from '../errors/http-error.js';
 import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
@@ -93,7 +93,7 @@ async function insertSuggestion(
     recordsOf(principal, { type: 'suggestion.created', entityType: 'suggestion' }, 'suggestion.created'),
     { status: input.status, priority: input.priority, visibility: input.visibility, tags },
   );
-  if (!created) throw badRequest('Validation failed: location_id: not a location of this business');
+  if (!created) throw invalidField('location_id', 'unknown_location', 'not a location of this business');
   afterRecorded(created.queued);
   return created.row;
 }

@@ -11,7 +11,7 @@ export const DEFAULT_TAG_COLOR = '#64748b';
  * a tag and for one that names it in an item's body, so the two always compare alike.
  */
 export const tagName = oneLine(TAG_NAME_MAX)
-  .refine((name) => !/[,;]/.test(name), { message: 'must not contain "," or ";"' })
+  .refine((name) => !/[,;]/.test(name), { message: 'must not contain "," or ";"', params: { code: 'tag_separator' } })
   .meta({ examples: ['terrace'] });
 
 /** Tags named on an item's body: each once at most (ignoring case), an unknown one a 422 naming it. */
@@ -48,6 +48,7 @@ export const changeItemTagsBody = z
   })
   .refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) > 0, {
     message: 'give at least one name in add or remove',
+    params: { code: 'nothing_to_change' },
   })
   .meta({ minProperties: 1, examples: [{ add: ['terrace'], remove: ['coffee'] }] });
 export type ChangeItemTagsBody = z.output<typeof changeItemTagsBody>;

@@ -3,7 +3,7 @@ import { operator, recordActivity } from '../outbox/outbox.service.js';
 import type { Principal } from '../auth/principal.js';
 import { withTransaction, type Queryable } from '../db/database.js';
 import { withUniqueConflict } from '../db/errors.js';
-import { badRequest, conflict, notFound, unprocessable } from '../errors/http-error.js';
+import { invalidField, conflict, notFound, unprocessable } from '../errors/http-error.js';
 import type { FieldChanges } from '../shared/changes.js';
 import { TAGS_PER_ITEM_MAX } from './tag.columns.js';
 import { newId } from '../shared/ids.js';
@@ -29,7 +29,12 @@ export const getTag = (db: Queryable, businessId: string, id: string): Promise<T
 
 /** Names are unique per business ignoring case: a taken one is a 409, whoever took it first. */
 const uniqueName = <T>(name: string, write: () => Promise<T>): Promise<T> =>
-  withUniqueConflict(write(), `A tag named "${name}" already exists`);
+  withUniqueConflict(write(), `A tag named "${name}" already exists`, {
+    field: 'name',
+    code: 'tag_taken',
+    message: 'already used by another tag',
+    params: { name },
+  });
 
 export async function createTag(pool: pg.Pool, by: Principal, input: CreateTagBody): Promise<TagRow> {
   const { businessId } = by;
@@ -146,7 +151,9 @@ export function nextTags(current: readonly string[], add: readonly string[], rem
   const removed = new Set(remove);
   const next = sortTagNames([...new Set([...current, ...add])].filter((name) => !removed.has(name)));
   if (next.length > TAGS_PER_ITEM_MAX) {
-    throw badRequest(`Validation failed: tags: an item carries at most ${TAGS_PER_ITEM_MAX} tags`);
+    throw invalidField('tags', 'too_many', `an item carries at most ${TAGS_PER_ITEM_MAX} tags`, {
+      max: TAGS_PER_ITEM_MAX,
+    });
   }
   return next;
 }

@@ -7,7 +7,15 @@ import type { Principal } from '../auth/principal.js';
 import { findBusiness } from '../businesses/business.repository.js';
 import { withTransaction, type Queryable } from '../db/database.js';
 import { withUniqueConflict } from '../db/errors.js';
-import { badRequest, conflict, forbidden, HttpError, notFound, RateLimitError } from '../errors/http-error.js';
+import {
+  conflict,
+  forbidden,
+  HttpError,
+  invalidField,
+  invalidInput,
+  notFound,
+  RateLimitError,
+} from '../errors/http-error.js';
 import { withdrawMail } from '../mail/mail.repository.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import { sha256 } from '../shared/digest.js';
@@ -174,7 +182,9 @@ export async function acceptInvite(
       throw forbidden('This invite is for another email address', 'INVITE_FOR_ANOTHER_ACCOUNT');
     }
     if (input.name !== undefined || input.password !== undefined) {
-      throw badRequest('Validation failed: name and password are only for a new account', 'VALIDATION_FAILED');
+      throw invalidInput([
+        { field: '', code: 'account_exists', message: 'name and password are only for a new account' },
+      ]);
     }
     return join(pool, digest, existing);
   }
@@ -192,7 +202,7 @@ export async function acceptInvite(
 async function createAccount(pool: pg.Pool, digest: Buffer, input: AcceptInviteBody) {
   for (const field of ['name', 'password'] as const) {
     if (input[field] === undefined) {
-      throw badRequest(`Validation failed: ${field}: required to create the account`, 'VALIDATION_FAILED');
+      throw invalidField(field, 'required', 'required to create the account');
     }
   }
   const passwordHash = await hashPassword(input.password!);

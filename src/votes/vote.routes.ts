@@ -80,8 +80,8 @@ const remove = defineFamilies({
   responses: [{ status: 204, description: 'The vote is removed and the count lowered' }],
   v1: { operationId: 'deleteVote', summary: 'Take a vote back' },
   business: { operationId: 'deleteBusinessVote', summary: 'Take a vote back (dashboard)' },
-  handler: async ({ req, principal, id, db }) => {
-    const suggestionId = idParam(req.params.id, 'Suggestion');
+  handler: async ({ params, principal, id, db }) => {
+    const suggestionId = idParam(params.id, 'Suggestion');
     await withdrawVote(db, principal, suggestionId, { id });
     return noContent();
   },

@@ -146,8 +146,8 @@ export const webhookFeature = resourceFeature({
       summary: 'Send a delivery again',
       description: 'Queued now with the same `webhook-id` and a fresh retry schedule.',
       responses: [{ status: 202, description: 'Queued again', json: webhookDeliverySchema }],
-      handler: async ({ req, principal, id, db }) => {
-        const endpointId = idParam(req.params.webhook_id, 'Webhook');
+      handler: async ({ params, principal, id, db }) => {
+        const endpointId = idParam(params.webhook_id, 'Webhook');
         return accepted(toWebhookDeliveryResponse(await redeliver(db, principal.businessId, endpointId, id)));
       },
     }),

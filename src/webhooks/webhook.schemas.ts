@@ -8,9 +8,10 @@ export const WEBHOOK_DESCRIPTION_MAX = 200;
 const webhookUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
   .max(WEBHOOK_URL_MAX)
-  .refine((url) => !/[\s]/.test(url), 'must not contain white space')
+  .refine((url) => !/[\s]/.test(url), { message: 'must not contain white space', params: { code: 'white_space' } })
   .refine((url) => URL.canParse(url) && new URL(url).username === '' && new URL(url).password === '', {
     message: 'must not carry a user name or password',
+    params: { code: 'url_credentials' },
   })
   .meta({ description: 'https (http only where WEBHOOK_ALLOW_PRIVATE_NETWORKS is on), to a public address' });
 

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { wakeWorkers } from '../outbox/event.bus.js';
 import { TEST_EVENT_TYPE } from '../outbox/event.types.js';
 import { withTransaction } from '../db/database.js';
-import { badRequest, HttpError, notFound } from '../errors/http-error.js';
+import { invalidField, HttpError, notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import { refusedHost } from './webhook.address.js';
 import { toWebhookEndpointResponse } from './webhook.presenter.js';
@@ -37,9 +37,9 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 function checkUrl(url: string, allowPrivateNetworks: boolean): void {
   if (allowPrivateNetworks) return;
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:') throw badRequest('Validation failed: url: must be https', 'VALIDATION_FAILED');
+  if (parsed.protocol !== 'https:') throw invalidField('url', 'https_required', 'must be https');
   const refused = refusedHost(parsed);
-  if (refused) throw badRequest(`Validation failed: url: ${refused}, not a public one`, 'VALIDATION_FAILED');
+  if (refused) throw invalidField('url', 'private_address', `${refused}, not a public one`, { address: refused });
 }
 
 export async function createEndpoint(

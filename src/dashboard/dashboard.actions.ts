@@ -1,0 +1,88 @@
+import type { Request, Response, Router } from 'express';
+import { HttpError, type FieldError } from '../errors/http-error.js';
+import type { Reply } from '../http/reply.js';
+import type { Route, Services } from '../http/route.js';
+import { hasMessage, t } from '../shared/messages.js';
+import { memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
+import { formBody, formFields } from './dashboard.forms.js';
+import { assertFormPost } from './dashboard.session.js';
+import type { FieldErrors } from './dashboard.views.js';
+
+/** A page being answered: what a form's callbacks are given. */
+export interface PageCall {
+  req: Request;
+  res: Response;
+  who: SignedInMember;
+  services: Services;
+}
+
+/** A refused form, to show again: the status, the fields as sent, and words per field ('' for the form). */
+export interface Refused {
+  status: number;
+  values: Record<string, string>;
+  errors: FieldErrors;
+}
+
+/**
+ * A dashboard form: the declared operation it runs, and only what is the page's own. The operation
+ * does everything a request to its route does (access, parsing, the id's 404, the handler with the
+ * request's database, what follows the commit); the page turns the form's fields into its body,
+ * redirects after the post, or shows the form again with its fields marked.
+ */
+export interface FormAction {
+  /** The page's address below /app, naming the operation's parameters as its route does (`:id`). */
+  path: string;
+  /** The declared operation the form runs. */
+  runs: Route;
+  /** The operation's body from the form's fields; none when the operation takes none. */
+  body?: (fields: Record<string, string>, call: PageCall) => unknown;
+  /** The operation's path parameters, when the page's are not the route's (a suggestion's comments). */
+  params?: (req: Request) => Record<string, string>;
+  /** Catalogue keys of the fields' labels: a refusal names the field by its label. */
+  labels?: Record<string, string>;
+  /** Where the browser goes once the operation has answered (a 303: reloading never posts twice). */
+  done: (call: PageCall, reply: Reply) => string;
+  /** Shows the page again with the refused form. Without it, a refusal is the error page. */
+  again?: (call: PageCall, refused: Refused) => Promise<void>;
+}
+
+/** A refusal's fields in words from the catalogue (`validation.<code>`), the first one per field. */
+export function fieldWords(errors: readonly FieldError[], labels: Record<string, string> = {}): FieldErrors {
+  const words: FieldErrors = {};
+  for (const error of errors) {
+    const field = error.field.split('.')[0] ?? '';
+    if (words[field] !== undefined) continue;
+    const key = `validation.${error.code}`;
+    const label = t(labels[field] ?? 'field.this');
+    words[field] = t(hasMessage(key) ? key : 'validation.invalid', { ...error.params, label });
+  }
+  return words;
+}
+
+/** The refusals a form shows beside its fields: the ones that name them. Any other is the error page. */
+const refusalOf = (err: unknown): HttpError | undefined =>
+  err instanceof HttpError && err.errors && err.errors.length > 0 ? err : undefined;
+
+/** Registers a form's post on a page router: the member's session and form token, then the operation. */
+export function mountForm(router: Router, services: Services, action: FormAction): void {
+  router.post(action.path, requireMember(services), formBody, async (req, res) => {
+    const who = memberOf(res);
+    assertFormPost(req, services, who.token);
+    const call: PageCall = { req, res, who, services };
+    const values = formFields(req);
+    const input = {
+      params: action.params ? action.params(req) : (req.params as Record<string, string>),
+      body: await action.body?.(values, call),
+    };
+    let reply: Reply;
+    try {
+      reply = await action.runs.invoke(services, who.principal, input);
+    } catch (err) {
+      const refusal = action.again && refusalOf(err);
+      if (!refusal || !action.again) throw err;
+      const errors = fieldWords(refusal.errors ?? [], action.labels);
+      return action.again(call, { status: refusal.statusCode, values, errors });
+    }
+    res.redirect(303, action.done(call, reply));
+  });
+}
