@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
       WEBHOOK_MAX_ENDPOINTS: 20,
       API_KEYS_MAX_PER_BUSINESS: 100,
+      BUSINESS_REQUESTS_IN_FLIGHT: 4,
       WEBHOOK_DELIVERY: true,
       CORS_ORIGINS: [],
       METRICS_PORT: undefined,

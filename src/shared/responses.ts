@@ -66,7 +66,13 @@ const fieldErrorSchema = z
       .optional()
       .meta({ description: 'The values the words need (`max` of `too_long`)' }),
   })
-  .meta({ id: 'FieldError', description: 'One field refused, as data' });
+  .meta({
+    id: 'FieldError',
+    description: 'One field refused, as data',
+    examples: [
+      { field: 'content', code: 'too_long', message: 'must be at most 2000 characters', params: { max: 2000 } },
+    ],
+  });
 
 /** Component names of the error bodies, after the status text: `NotFoundError`, `ConflictError`... */
 const errorName = (status: ErrorStatus) =>

@@ -31,6 +31,7 @@ function expressRoutes(stack: Layer[], prefix = ''): string[] {
 /** The pages of the interactive reference and the public feedback page: HTML and assets, not operations of the API. */
 const PAGES = [
   'GET /docs',
+  'GET /favicon.ico',
   'GET /docs/init.js',
   'GET /docs/a11y.css',
   'GET /docs/:asset',
