@@ -3,6 +3,7 @@ import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildQrCode, buildSuggestion, buildTeam, uniqueEmail } from '../support/factories.js';
+import { postForReview } from '../support/public-page.js';
 import { useSmtpApp, type MailApp, type ReceivedMail } from '../support/mail.js';
 
 /**
@@ -118,18 +119,9 @@ describe('Follow mail nobody can aim', () => {
   it("When the thank-you notice's follow form is sent again, then the page says it was already asked, and nothing more is sent", async () => {
     const { qr } = await business({ review: true });
     const browser = supertest.agent(mail.app);
-    const opened = await browser.get(`/f/${qr.code}`);
-    const formToken = /name="form_token" value="([^"]+)"/.exec(opened.text)![1]!;
-    pageClockAhead += 5_000;
-    const posted = await browser
-      .post(`/f/${qr.code}`)
-      .set('Origin', ORIGIN)
-      .type('form')
-      .send({ content: 'Quieter music at lunch', form_token: formToken, website: '' });
-    expect(posted.status, posted.text).toBe(303);
-    const [, id, proof] = /\?thanks=review&s=([0-9a-f-]{36})&posted=([A-Za-z0-9_-]{43})$/.exec(
-      posted.headers.location as string,
-    )!;
+    const { id, proof } = await postForReview(browser, qr.code, 'Quieter music at lunch', () => {
+      pageClockAhead += 5_000;
+    });
     const follow = (email: string) =>
       browser.post(`/f/${qr.code}/follow/${id}`).set('Origin', ORIGIN).type('form').send({ email, posted: proof });
     const [first, second] = [uniqueEmail('author'), uniqueEmail('victim')];

@@ -8,6 +8,7 @@ import { newLinkKey } from '../../src/follows/follow.tokens.js';
 import { newId } from '../../src/shared/ids.js';
 import { useTestApp } from '../support/app.js';
 import { buildQrCode, buildSuggestion, buildTeam, uniqueEmail } from '../support/factories.js';
+import { postForReview } from '../support/public-page.js';
 import { useSmtpApp, type ReceivedMail } from '../support/mail.js';
 
 /** What followers hear, with a real SMTP peer on loopback (docs/notifications.md). */
@@ -217,19 +218,10 @@ describe('What followers hear', () => {
     const { t, qr } = await scene();
     await mail.request().patch(`/businesses/${t.business.id}`).set(owner(t)).send({ approval_required: true });
     const browser = supertest.agent(mail.app);
-    const opened = await browser.get(`/f/${qr.code}`);
-    const formToken = /name="form_token" value="([^"]+)"/.exec(opened.text)![1]!;
-    pageClockAhead += 5_000;
-    const posted = await browser
-      .post(`/f/${qr.code}`)
-      .set('Origin', ORIGIN)
-      .type('form')
-      .send({ content: 'A bike rack by the door', form_token: formToken, website: '' });
-    expect(posted.status, posted.text).toBe(303);
-    const [, id, proof] = /^\/f\/[^?]+\?thanks=review&s=([0-9a-f-]{36})&posted=([A-Za-z0-9_-]{43})$/.exec(
-      posted.headers.location as string,
-    )!;
-    const thanks = await browser.get(posted.headers.location as string);
+    const { location, id, proof } = await postForReview(browser, qr.code, 'A bike rack by the door', () => {
+      pageClockAhead += 5_000;
+    });
+    const thanks = await browser.get(location);
     expect(thanks.text).toContain('It will appear here after review.');
     expect(thanks.text).toContain(`action="/f/${qr.code}/follow/${id}"`);
     expect(thanks.text).toContain(`name="posted" value="${proof}"`);
@@ -265,7 +257,7 @@ describe('What followers hear', () => {
     expect((await page().post(linkIn(confirmation, '/follow/confirm'))).status).toBe(200);
 
     // awaiting review, nothing is told; approved and moved, the author hears
-    await patch(t, id!, { status: 'reviewing' });
+    await patch(t, id, { status: 'reviewing' });
     expect(await notifier().runDue(afterWindow())).toBe(0);
     const approved = await mail
       .request()
@@ -273,7 +265,7 @@ describe('What followers hear', () => {
       .set(owner(t))
       .send({ review: 'approve' });
     expect(approved.status, approved.text).toBe(200);
-    expect((await patch(t, id!, { status: 'in_progress' })).status).toBe(200);
+    expect((await patch(t, id, { status: 'in_progress' })).status).toBe(200);
     expect(await notifier().runDue(afterWindow())).toBe(1);
     const notification = await mail.peer.waitFor(email, { count: 2 });
     expect(notification.subject).toBe(`In progress: your suggestion to ${t.business.name}`);
