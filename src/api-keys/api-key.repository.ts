@@ -31,11 +31,6 @@ export const API_KEYS = resourceTable<ApiKeyRow, 'created_at'>({
   sorts: { created_at: 'created_at' },
 });
 
-/** Holds the business's key list until the transaction ends: two creations cannot both take the last place. */
-export async function lockApiKeyList(db: Queryable, businessId: string): Promise<void> {
-  await db.query('SELECT id FROM businesses WHERE id = $1 FOR NO KEY UPDATE', [businessId]);
-}
-
 export async function countActiveApiKeys(db: Queryable, businessId: string): Promise<number> {
   const { rows } = await db.query<{ total: number }>(
     /* sql */ `

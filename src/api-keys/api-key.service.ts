@@ -1,18 +1,12 @@
 import type pg from 'pg';
+import { lockBusinessForLimit } from '../businesses/business.repository.js';
 import { withTransaction } from '../db/database.js';
 import { badRequest, HttpError, notFound } from '../errors/http-error.js';
 import { newId } from '../shared/ids.js';
 import type { Scope } from '../shared/schemas.js';
 import { findFirstOwner, findMember } from '../users/user.repository.js';
 import { recordActivity } from '../outbox/outbox.service.js';
-import {
-  API_KEYS,
-  countActiveApiKeys,
-  insertApiKey,
-  lockApiKeyList,
-  revokeApiKey,
-  type ApiKeyRow,
-} from './api-key.repository.js';
+import { API_KEYS, countActiveApiKeys, insertApiKey, revokeApiKey, type ApiKeyRow } from './api-key.repository.js';
 import type { PageRequest } from '../db/paging.js';
 import { generateApiKey } from '../auth/key-format.js';
 
@@ -44,7 +38,7 @@ export async function createApiKey(
   rules: { maxActive: number },
 ): Promise<{ row: ApiKeyRow; key: string }> {
   return withTransaction(pool, async (tx) => {
-    await lockApiKeyList(tx, businessId);
+    await lockBusinessForLimit(tx, businessId);
     if ((await countActiveApiKeys(tx, businessId)) >= rules.maxActive) {
       throw new HttpError(
         409,

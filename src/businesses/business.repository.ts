@@ -59,3 +59,12 @@ export async function updateBusiness(
   );
   return rows[0] ?? null;
 }
+
+/**
+ * Holds the business's row (NO KEY: rows that merely reference the business still go on) until the
+ * transaction ends: a limit that counts a business's rows and then adds one (API keys, webhook
+ * endpoints) takes it first, so two creations cannot both count the last free place.
+ */
+export async function lockBusinessForLimit(db: Queryable, businessId: string): Promise<void> {
+  await db.query('SELECT id FROM businesses WHERE id = $1 FOR NO KEY UPDATE', [businessId]);
+}

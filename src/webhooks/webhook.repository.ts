@@ -36,14 +36,6 @@ export const ENDPOINTS = resourceTable<WebhookEndpointRow, 'created_at'>({
   sorts: { created_at: 'created_at' },
 });
 
-/**
- * Holds the business's endpoint list still until the transaction ends, so that counting and adding
- * cannot interleave with another create (NO KEY: rows that merely reference the business still go on).
- */
-export async function lockEndpointList(db: Queryable, businessId: string): Promise<void> {
-  await db.query('SELECT id FROM businesses WHERE id = $1 FOR NO KEY UPDATE', [businessId]);
-}
-
 export async function countEndpoints(db: Queryable, businessId: string): Promise<number> {
   const { rows } = await db.query<{ total: number }>(
     'SELECT count(*) AS total FROM webhook_endpoints WHERE business_id = $1',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { lockBusinessForLimit } from '../businesses/business.repository.js';
 import type pg from 'pg';
 import { wakeWorkers } from '../outbox/event.bus.js';
 import { TEST_EVENT_TYPE } from '../outbox/event.types.js';
@@ -15,7 +16,6 @@ import {
   findDeliveries,
   insertDelivery,
   insertEndpoint,
-  lockEndpointList,
   requeueDelivery,
   rotateEndpointSecret,
   updateEndpoint,
@@ -51,7 +51,7 @@ export async function createEndpoint(
   checkUrl(input.url, rules.allowPrivateNetworks);
   const secret = newSecret();
   const endpoint = await withTransaction(pool, async (tx) => {
-    await lockEndpointList(tx, businessId);
+    await lockBusinessForLimit(tx, businessId);
     if ((await countEndpoints(tx, businessId)) >= rules.maxEndpoints) {
       throw new HttpError(
         409,
