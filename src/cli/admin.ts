@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
+import { BackupError } from '../db/backup.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import { HttpError } from '../errors/http-error.js';
 import type { Command } from './command.js';
 import { CliError, COMMANDS } from './commands.js';
-import { STANDALONE_COMMANDS } from './seed.command.js';
+import { BACKUP_COMMANDS } from './backup.command.js';
+import { SEED_COMMANDS } from './seed.command.js';
+
+/** Commands without a group: `admin -- seed ...`, `admin -- backup ...`. */
+const STANDALONE_COMMANDS = { ...SEED_COMMANDS, ...BACKUP_COMMANDS };
 
 const PROGRAM = 'npm run --silent admin --';
 
@@ -89,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const db = await openDatabase(config, () => undefined, { allowClient: true });
   try {
-    await migrate(db.pool);
+    if (parsed.command.migrates !== false) await migrate(db.pool);
     const result = await parsed.command.run(db, parsed.input as never, config);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
@@ -101,7 +106,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const known = err instanceof CliError || err instanceof ConfigError || err instanceof HttpError;
+    const known =
+      err instanceof CliError || err instanceof ConfigError || err instanceof HttpError || err instanceof BackupError;
     const message = known || (err instanceof Error && err.name === 'DataDirInUseError') ? err.message : String(err);
     process.stderr.write(`error: ${message}\n`);
     process.exit(known ? 2 : 1);

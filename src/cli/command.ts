@@ -17,6 +17,8 @@ export interface Command {
   /** Names of positional arguments, in order. */
   positionals?: string[];
   schema: z.ZodType;
+  /** False for a command that handles the schema itself (backup, restore): the CLI does not migrate first. */
+  migrates?: false;
   /** `config`: the environment the service runs with, for the limits a command shares with the API. */
   run(db: Database, input: never, config: Config): Promise<unknown>;
 }

@@ -7,8 +7,8 @@ import { progressBar } from './progress.js';
 /** A row count on the command line: digits only, up to ten million. */
 const rowCount = queryInt(0, 10_000_000);
 
-/** Commands without a group: `admin -- seed ...`. */
-export const STANDALONE_COMMANDS: Record<string, Command> = {
+/** `admin -- seed ...`. */
+export const SEED_COMMANDS: Record<string, Command> = {
   seed: command({
     usage: 'seed --business ID --suggestions N [--issues M] [--comments K]',
     summary: 'Insert realistic generated data for a business (load tests, demos); prints a summary',

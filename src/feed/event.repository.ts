@@ -1,3 +1,4 @@
+import { RESTORED_XID } from '../db/backup.js';
 import type { Queryable } from '../db/database.js';
 import type { EventData } from '../outbox/event.types.js';
 
@@ -50,4 +51,17 @@ export async function findEventsAfter(
     [businessId, after.xid, after.seq, types, limit],
   );
   return rows;
+}
+
+/**
+ * Whether a restore renumbered this business's feed after the cursor's event was written: some event
+ * at or after its seq carries the restored transaction id (backup.ts), which the cursor does not.
+ */
+export async function restoredSince(db: Queryable, businessId: string, after: FeedPosition): Promise<boolean> {
+  if (after.xid === RESTORED_XID) return false;
+  const { rows } = await db.query<{ restored: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM events WHERE business_id = $1 AND xid = $2::xid8 AND seq >= $3) AS restored`,
+    [businessId, RESTORED_XID, after.seq],
+  );
+  return rows[0]!.restored;
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { HttpError, invalidInput } from '../errors/http-error.js';
-import { findEventsAfter, type EventRow, type FeedPosition } from './event.repository.js';
+import { findEventsAfter, restoredSince, type EventRow, type FeedPosition } from './event.repository.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 const START: FeedPosition = { xid: '0', seq: 0 };
@@ -57,6 +57,14 @@ export async function readFeed(
       410,
       `This cursor is older than the ${retentionDays}-day event retention, so events after it may be gone. ` +
         'Read the feed again from the start (without after) and reconcile with the lists.',
+      'CURSOR_EXPIRED',
+    );
+  }
+  if (after && (await restoredSince(db, businessId, after))) {
+    throw new HttpError(
+      410,
+      'The database was restored from a backup into a new one since this cursor was returned, and events are ' +
+        'ordered anew there. Read the feed again from the start (without after) and skip the event ids you have.',
       'CURSOR_EXPIRED',
     );
   }

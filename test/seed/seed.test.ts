@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STANDALONE_COMMANDS } from '../../src/cli/seed.command.js';
+import { SEED_COMMANDS } from '../../src/cli/seed.command.js';
 import { loadConfig } from '../../src/config/config.js';
 import { seedBusiness } from '../../src/seed/seed.service.js';
 import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
@@ -137,7 +137,7 @@ describe('seed', () => {
   it('When the seed command has run, then the seeded tables are analyzed, so the next list is planned on current statistics', async () => {
     const t = await buildTeam(ctx.db);
     const before = new Date(Date.now() - 1_000);
-    const seed = STANDALONE_COMMANDS.seed!;
+    const seed = SEED_COMMANDS.seed!;
     await seed.run(
       ctx.db,
       { business: t.business.id, suggestions: 20, issues: 2, comments: 2 } as never,

@@ -30,6 +30,12 @@ export async function openTestDatabase(): Promise<Database> {
     await migrate(db.pool);
     return db;
   }
+  return openEmbeddedTestDatabase();
+}
+
+/** A fresh in-memory PGlite from the run's migrated template, whatever database the run tests. */
+export async function openEmbeddedTestDatabase(): Promise<Database> {
+  const ignore = () => undefined;
   const dir = mkdtempSync(join(tmpdir(), 'fbk-'));
   const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
   const db = await openEmbedded({ dataDir: dir, inMemory: true, loadDataDir: template, onPoolError: ignore });
