@@ -155,7 +155,7 @@ export async function findChangelogRecipients(
         FROM follow_mail_log l
         WHERE l.notice_id = $3
           AND l.follow_id = followed.id))
-      ORDER BY min(id)
+      ORDER BY min(id::text)
       LIMIT $4
     )
     SELECT min(f.email) AS email,
@@ -164,7 +164,7 @@ export async function findChangelogRecipients(
     FROM followed f
     JOIN waiting w ON w.address = f.address
     GROUP BY f.address
-    ORDER BY min(f.id)`,
+    ORDER BY min(f.id::text)`,
     [notice.business_id, notice.suggestion_ids, notice.id, limit],
   );
   return rows.map((row) => ({
