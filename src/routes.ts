@@ -3,6 +3,7 @@ import { accountFeature } from './accounts/account.routes.js';
 import { analyticsFeature } from './analytics/analytics.routes.js';
 import { apiKeyFeature } from './api-keys/api-key.routes.js';
 import { businessFeature } from './businesses/business.routes.js';
+import { changelogFeature } from './changelog/changelog.routes.js';
 import { commentFeature } from './comments/comment.routes.js';
 import { eventFeature } from './feed/event.routes.js';
 import { followFeature } from './follows/follow.routes.js';
@@ -42,6 +43,7 @@ export const FEATURES: Feature[] = [
   businessFeature,
   locationFeature,
   tagFeature,
+  changelogFeature,
   qrCodeFeature,
   teamFeature,
   apiKeyFeature,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TEST_EVENT_TYPE, type EventType } from '../outbox/event.types.js';
+import { changelogEntrySchema } from '../changelog/changelog.responses.js';
 import { commentSchema } from '../comments/comment.responses.js';
 import { issueSchema } from '../issues/issue.responses.js';
 import { qrCodeSchema } from '../qr-codes/qr-code.responses.js';
@@ -79,6 +80,24 @@ const PAYLOADS: Payload[] = [
   },
   { type: 'qr_code.deleted', object: qrCodeSchema, changes: false, summary: 'A QR code was deleted: as it was' },
   {
+    type: 'changelog.published',
+    object: changelogEntrySchema,
+    changes: false,
+    summary: 'A changelog entry was published: the public page, the feed and `/api/v1/changelog` show it now',
+  },
+  {
+    type: 'changelog.updated',
+    object: changelogEntrySchema,
+    changes: true,
+    summary: 'A published changelog entry changed: its title, body or suggestions (a draft’s changes are no event)',
+  },
+  {
+    type: 'changelog.deleted',
+    object: changelogEntrySchema,
+    changes: false,
+    summary: 'A published changelog entry was deleted: as it was (a draft’s deletion is no event)',
+  },
+  {
     type: 'webhook.disabled',
     object: webhookEndpointSummarySchema,
     changes: false,
@@ -105,6 +124,7 @@ const EXAMPLE_CHANGES: Record<string, unknown> = {
   },
   'issue.updated': { status: { from: 'assigned', to: 'resolved' } },
   'qr_code.updated': { active: { from: true, to: false } },
+  'changelog.updated': { title: { from: 'Oat milk', to: 'Oat milk is here' } },
 };
 
 const pascalCase = (type: string) =>

@@ -64,13 +64,14 @@ export async function postponeNotice(db: Queryable, businessId: string, id: stri
   );
 }
 
-/** Notifications the business queued in the last hour. */
+/** Notifications the business queued in the last hour (a changelog message counts once, whatever it carried). */
 export async function countRecentNotifications(db: Queryable, businessId: string): Promise<number> {
   const { rows } = await db.query<{ sent: number }>(
     /* sql */ `
     SELECT count(*)::int AS sent
     FROM follow_mail_log
     WHERE business_id = $1
+      AND counted
       AND created_at > now() - interval '1 hour'`,
     [businessId],
   );

@@ -13,6 +13,7 @@ import {
   type DueNotice,
 } from './follow-notice.repository.js';
 import { notificationMail, suggestionOnPage, type NoticeContent } from './follow.mail.js';
+import { nextChangelogMessages } from './changelog.notifier.js';
 
 export interface FollowNotifierOptions {
   /** Where links lead: PUBLIC_BASE_URL. */
@@ -88,6 +89,21 @@ export class FollowNotifier {
   /** Handles the notices due at `asOf` (now by default); answers how many messages it queued. */
   async runDue(asOf = new Date()): Promise<number> {
     let queued = 0;
+    // Entries first: their messages carry the status notices waiting on the suggestions they name.
+    for (let i = 0; i < PER_RUN; i++) {
+      const outcome = await withTransaction(this.pool, (tx) =>
+        nextChangelogMessages(tx, asOf, {
+          ...this.options,
+          retryMs: RETRY_MS,
+          logger: this.logger,
+          mailer: this.mailer,
+          contentOf,
+        }),
+      );
+      if (outcome === null) break;
+      this.mailer.deliver(outcome);
+      queued += outcome.length;
+    }
     for (let i = 0; i < PER_RUN; i++) {
       const outcome = await withTransaction(this.pool, (tx) => this.#handleOne(tx, asOf));
       if (outcome === null) break;

@@ -16,6 +16,9 @@ export const EVENT_TYPES = [
   'qr_code.created',
   'qr_code.updated',
   'qr_code.deleted',
+  'changelog.published',
+  'changelog.updated',
+  'changelog.deleted',
   'webhook.disabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

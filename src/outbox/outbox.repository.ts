@@ -4,7 +4,17 @@ import { DELIVERY_CHANNEL } from './event.bus.js';
 export interface ActivityEntry {
   type: string;
   entityType:
-    'suggestion' | 'issue' | 'comment' | 'qr_code' | 'api_key' | 'invite' | 'member' | 'business' | 'location' | 'tag';
+    | 'suggestion'
+    | 'issue'
+    | 'comment'
+    | 'qr_code'
+    | 'api_key'
+    | 'invite'
+    | 'member'
+    | 'business'
+    | 'location'
+    | 'tag'
+    | 'changelog_entry';
   entityId: string;
   actorUserId: string | null;
   actorApiKeyId: string | null;

@@ -9,6 +9,7 @@ import type { CodeTarget } from './page.repository.js';
 import { toPublicSuggestion } from './page.presenter.js';
 import { feedbackForm, followForm, pageQuery, qrCodeParam, voteForm } from './page.schemas.js';
 import { addFollowLinkPages } from './page.follow.js';
+import { addChangelogPages } from './page.changelog.js';
 import {
   assertHumanPost,
   assertSameOrigin,
@@ -321,6 +322,7 @@ export function publicPages(services: Services, budget: Budget): Router {
   });
 
   addFollowLinkPages(router, services, { budget: read, policy, formBody });
+  addChangelogPages(router, services, { budget: read, policy });
 
   router.use(pageErrors);
   return router;

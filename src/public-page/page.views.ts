@@ -1,4 +1,5 @@
 import { hashedAsset, templates } from '../http/pages.js';
+import { t } from '../shared/messages.js';
 import type { PublicSort } from './page.repository.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
@@ -35,7 +36,15 @@ const SORTS = [
 export function renderPage(view: PageView): string {
   const title = `Feedback for ${view.business_name}`;
   const form = { content: '', customer_name: '', customer_email: '', ...view.form };
-  return eta.render('page', { ...view, form, title, sorts: SORTS, assets: assetPaths, script: true });
+  return eta.render('page', {
+    ...view,
+    form,
+    title,
+    sorts: SORTS,
+    changelogLink: t('changelog.page.link'),
+    assets: assetPaths,
+    script: true,
+  });
 }
 
 export function renderMessage(heading: string, message: string, retryAfter?: string): string {
@@ -53,4 +62,31 @@ export function renderFollowPage(
 
 export function renderLanding(): string {
   return eta.render('landing', { title: 'Feedback API', assets: assetPaths, script: false });
+}
+
+/** An entry as the changelog pages show it: `body_html` is the server's rendering, safe as it is. */
+interface ShownEntry {
+  id: string;
+  title: string;
+  body_html: string;
+  published_at: string;
+  published_on: string;
+  url: string;
+}
+
+/** The page's changelog: its published entries, newest first. */
+export function renderChangelog(view: {
+  code: string;
+  business_name: string;
+  entries: ShownEntry[];
+  next_offset: number | null;
+}): string {
+  const title = t('changelog.page.title', { business: view.business_name });
+  return eta.render('changelog', { ...view, title, t, assets: assetPaths, script: false });
+}
+
+/** One published entry of the changelog. */
+export function renderChangelogEntry(view: { code: string; business_name: string; entry: ShownEntry }): string {
+  const title = `${view.entry.title} · ${view.business_name}`;
+  return eta.render('changelog-entry', { ...view, title, t, assets: assetPaths, script: false });
 }

@@ -43,7 +43,7 @@ export const ERROR_CODES = {
   410: ['CURSOR_EXPIRED', 'CODE_INACTIVE'],
   413: ['PAYLOAD_TOO_LARGE'],
   415: ['UNSUPPORTED_MEDIA_TYPE'],
-  422: ['IDEMPOTENCY_KEY_REUSED', 'UNKNOWN_TAG'],
+  422: ['IDEMPOTENCY_KEY_REUSED', 'UNKNOWN_TAG', 'UNKNOWN_SUGGESTION'],
   500: ['INTERNAL_ERROR'],
   503: ['SERVICE_UNAVAILABLE'],
 } as const satisfies Record<number, readonly [string, ...string[]]>;

@@ -4,7 +4,15 @@ import type { Method } from '../../src/http/route.js';
 import { ROUTES } from '../../src/routes.js';
 import { routesWithoutRow, rowsWithoutRoute } from '../support/role-matrix.js';
 import { useTestApp } from '../support/app.js';
-import { buildApiKey, buildIssue, buildLocation, buildTeam, buildUser, uniqueEmail } from '../support/factories.js';
+import {
+  buildApiKey,
+  buildChangelogEntry,
+  buildIssue,
+  buildLocation,
+  buildTeam,
+  buildUser,
+  uniqueEmail,
+} from '../support/factories.js';
 
 const ctx = useTestApp();
 type Team = Awaited<ReturnType<typeof buildTeam>>;
@@ -345,6 +353,38 @@ const MATRIX: Record<string, RouteCase> = {
     setup: async (t) => ({ path: `/tags/${(await tag(t)).id}` }),
     action: 'manage_business',
     status: 204,
+  },
+  'GET /changelog': { setup: () => Promise.resolve({ path: '/changelog' }), action: 'read', status: 200 },
+  'GET /changelog/:id': {
+    setup: async (t) => ({ path: `/changelog/${(await buildChangelogEntry(ctx.db, t.business.id)).id}` }),
+    action: 'read',
+    status: 200,
+  },
+  'POST /changelog': {
+    setup: () => Promise.resolve({ path: '/changelog', body: { title: 'Oat milk is here' } }),
+    action: 'write',
+    status: 201,
+  },
+  'PATCH /changelog/:id': {
+    setup: async (t) => ({
+      path: `/changelog/${(await buildChangelogEntry(ctx.db, t.business.id)).id}`,
+      body: { title: 'Soy milk too' },
+    }),
+    action: 'write',
+    status: 200,
+  },
+  'DELETE /changelog/:id': {
+    setup: async (t) => ({ path: `/changelog/${(await buildChangelogEntry(ctx.db, t.business.id)).id}` }),
+    action: 'write',
+    status: 204,
+  },
+  'POST /changelog/:id/publish': {
+    setup: async (t) => ({
+      path: `/changelog/${(await buildChangelogEntry(ctx.db, t.business.id)).id}/publish`,
+      body: {},
+    }),
+    action: 'write',
+    status: 200,
   },
   'GET /qr-codes': { setup: () => Promise.resolve({ path: '/qr-codes' }), action: 'read', status: 200 },
   'GET /qr-codes/:id': {

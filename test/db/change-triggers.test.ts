@@ -5,7 +5,14 @@ import type { Guard } from '../../src/http/route.js';
 import { ROUTES } from '../../src/routes.js';
 import { useTestApp } from '../support/app.js';
 import { changeTriggerGaps, namesRead, readCatalog } from '../support/change-triggers.js';
-import { buildIssue, buildLocation, buildQrCode, buildSuggestion, buildTeam } from '../support/factories.js';
+import {
+  buildChangelogEntry,
+  buildIssue,
+  buildLocation,
+  buildQrCode,
+  buildSuggestion,
+  buildTeam,
+} from '../support/factories.js';
 
 /**
  * A cached list is served while the business's change number holds (docs/caching.md), so every table
@@ -81,6 +88,7 @@ async function callEveryRead(): Promise<void> {
     locations: (await buildLocation(ctx.db, t.business.id)).id,
     'qr-codes': qr.id,
     webhooks: hook.body.id as string,
+    changelog: (await buildChangelogEntry(ctx.db, t.business.id, { published: true })).id,
   };
   /** What a route's query needs besides its defaults. */
   const queries: Record<string, object> = { '/public/suggestions': { code: qr.code } };

@@ -4,6 +4,8 @@ import { createApiKey } from '../../src/api-keys/api-key.service.js';
 import { createBusiness } from '../../src/businesses/business.service.js';
 import { insertLocation } from '../../src/locations/location.repository.js';
 import { insertTag } from '../../src/tags/tag.repository.js';
+import { insertEntry, publishEntry } from '../../src/changelog/changelog.repository.js';
+import { renderMarkdown } from '../../src/shared/markdown.js';
 import { insertSession } from '../../src/sessions/session.repository.js';
 import { generateSessionToken } from '../../src/auth/session-token.js';
 import type { Plan, Role, Scope } from '../../src/shared/schemas.js';
@@ -289,4 +291,26 @@ export async function buildIssues(db: Database, businessId: string, count: numbe
  */
 export async function removeBusiness(db: Database, businessId: string) {
   await db.pool.query('DELETE FROM businesses WHERE id = $1', [businessId]);
+}
+
+/**
+ * A changelog entry through the repository's statements (no activity, event or notice): a draft
+ * unless `published`, its body rendered as the service renders it.
+ */
+export async function buildChangelogEntry(
+  db: Database,
+  ...args: Args<{ title?: string; body?: string; suggestionIds?: string[]; published?: boolean }>
+) {
+  const [given, overrides] = splitArgs(args);
+  const business_id = await businessFor(db, given);
+  const body = overrides.body ?? 'Oat milk at every counter.';
+  const entry = await insertEntry(db.pool, business_id, {
+    id: newId(),
+    title: overrides.title ?? 'Oat milk is here',
+    body,
+    bodyHtml: renderMarkdown(body),
+    suggestionIds: overrides.suggestionIds ?? [],
+  });
+  const row = overrides.published ? (await publishEntry(db.pool, business_id, entry.id))! : entry;
+  return { ...row, business_id };
 }
