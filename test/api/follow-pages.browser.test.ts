@@ -45,7 +45,8 @@ async function violations(url: string, javaScript: boolean): Promise<string[]> {
 /** What makes a button look like one of the page's: the computed styles that carry it. */
 const look = (page: Page, selector: string) =>
   page.locator(selector).evaluate((button) => {
-    const style = getComputedStyle(button);
+    const view = globalThis as unknown as { getComputedStyle: (node: unknown) => Record<string, string> };
+    const style = view.getComputedStyle(button);
     return {
       background: style.backgroundColor,
       color: style.color,
