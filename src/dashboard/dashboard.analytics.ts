@@ -2,11 +2,14 @@ import { Router } from 'express';
 import { analyticsOverview, createdPerWeek } from '../analytics/analytics.service.js';
 import { authorize } from '../auth/authorize.js';
 import type { Services } from '../http/route.js';
+import { messagesFor } from '../shared/messages.js';
 import { SENTIMENTS, SUGGESTION_STATUSES } from '../shared/schemas.js';
 import { memberFrame, memberOf, requireMember } from './dashboard.access.js';
 import { sendView } from './dashboard.views.js';
 
 const WEEKS = 12;
+/** The per-location chart's period: the overview's (analytics.service.ts). */
+const PAGE_DAYS = 30;
 /** The series' fills: dark enough against white to tell apart (3:1 at least) without the table. */
 const FILLS = ['#1f5fa8', '#b3541e'];
 
@@ -62,17 +65,6 @@ export function drawBars(chart: BarChart) {
   };
 }
 
-const LABELS: Record<string, string> = {
-  pending: 'Pending',
-  reviewing: 'Reviewing',
-  in_progress: 'In progress',
-  completed: 'Completed',
-  rejected: 'Rejected',
-  positive: 'Positive',
-  neutral: 'Neutral',
-  negative: 'Negative',
-};
-
 /**
  * Analytics: the overview of GET /businesses/:id/analytics/overview (the same service, `read`), plus
  * the weekly counts from the same counters, as server-drawn SVG charts each with its numbers in a table.
@@ -89,49 +81,56 @@ export function analyticsPages(services: Services): Router {
       Promise.all([analyticsOverview(reader, businessId), createdPerWeek(reader, businessId, WEEKS)]),
     );
     const statusCount = (status: string) => overview.suggestions.find((row) => row.key === status)?.count ?? 0;
+    const { t, date, locale } = messagesFor();
+    const label = (value: string) => t(`app.analytics.label.${value}`);
+    const suggestions = t('app.analytics.suggestions');
     const charts: BarChart[] = [
       {
         id: 'over-time',
-        title: `Suggestions and issues, week by week (last ${WEEKS} weeks)`,
-        groupLabel: 'Week from',
+        title: t('app.analytics.over_time', { weeks: WEEKS }),
+        groupLabel: t('app.analytics.week_from'),
         series: [
-          { name: 'Suggestions', fill: FILLS[0]! },
-          { name: 'Issues', fill: FILLS[1]! },
+          { name: suggestions, fill: FILLS[0]! },
+          { name: t('app.analytics.issues'), fill: FILLS[1]! },
         ],
-        groups: weeks.map((w) => ({ label: w.start.toISOString().slice(5, 10), values: [w.suggestions, w.issues] })),
+        groups: weeks.map((w) => ({
+          label: date(w.start, { month: 'short', day: 'numeric' }),
+          values: [w.suggestions, w.issues],
+        })),
       },
       {
         id: 'sentiment',
-        title: 'Suggestions by sentiment',
-        groupLabel: 'Sentiment',
-        series: [{ name: 'Suggestions', fill: FILLS[0]! }],
+        title: t('app.analytics.sentiment'),
+        groupLabel: t('app.analytics.sentiment_column'),
+        series: [{ name: suggestions, fill: FILLS[0]! }],
         groups: SENTIMENTS.map((s) => ({
-          label: LABELS[s] ?? s,
+          label: label(s),
           values: [overview.sentiments.find((row) => row.sentiment === s)?.count ?? 0],
         })),
       },
       {
         id: 'locations',
-        title: 'The feedback page per location, last 30 days',
-        groupLabel: 'Location',
+        title: t('app.analytics.locations', { days: PAGE_DAYS }),
+        groupLabel: t('app.analytics.location_column'),
         series: [
-          { name: 'Scans', fill: FILLS[0]! },
-          { name: 'Submissions', fill: FILLS[1]! },
+          { name: t('app.analytics.scans'), fill: FILLS[0]! },
+          { name: t('app.analytics.submissions'), fill: FILLS[1]! },
         ],
         groups: overview.page.map((row) => ({
-          label: row.name ?? 'No location',
+          label: row.name ?? t('app.analytics.no_location'),
           values: [row.scans, row.submissions],
         })),
       },
       {
         id: 'funnel',
-        title: 'Suggestions by status',
-        groupLabel: 'Status',
-        series: [{ name: 'Suggestions', fill: FILLS[0]! }],
-        groups: SUGGESTION_STATUSES.map((s) => ({ label: LABELS[s] ?? s, values: [statusCount(s)] })),
+        title: t('app.analytics.funnel'),
+        groupLabel: t('app.analytics.status_column'),
+        series: [{ name: suggestions, fill: FILLS[0]! }],
+        groups: SUGGESTION_STATUSES.map((s) => ({ label: label(s), values: [statusCount(s)] })),
       },
     ];
-    sendView(res, 200, 'analytics', { ...memberFrame(who, 'Analytics', 'analytics'), charts: charts.map(drawBars) });
+    const frame = memberFrame(who, t('app.analytics.title'), 'analytics');
+    sendView(res, 200, 'analytics', { ...frame, locale, charts: charts.map(drawBars) });
   });
 
   return router;

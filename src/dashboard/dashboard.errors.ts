@@ -2,44 +2,30 @@ import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { CredentialError, HttpError, RateLimitError, serviceUnavailable } from '../errors/http-error.js';
 import { isUnavailable } from '../http/error-handler.js';
 import { countCredentialFailure } from '../http/rate-limit.js';
+import { t } from '../shared/messages.js';
 import { BASE_PATH } from './dashboard.session.js';
 import { sendView } from './dashboard.views.js';
 
-const HEADINGS: Record<number, string> = {
-  400: 'Something is not right',
-  403: 'Not allowed',
-  404: 'Page not found',
-  409: 'That cannot be done now',
-  413: 'Too much at once',
-  429: 'Too many attempts',
-  503: 'Back in a moment',
-};
+/** The statuses with a heading of their own (`app.error.<status>`); any other is `app.error.other`. */
+const HEADINGS = new Set([400, 403, 404, 409, 413, 429, 503]);
 
 /**
  * Refusals a person needs other words for than an integration does, by code (the API's 429 body says
- * `RATE_LIMIT_EXCEEDED` for all of them); the page adds when to try again from Retry-After.
+ * `RATE_LIMIT_EXCEEDED` for all of them): `app.error.<code>.heading` and `.message`; the page adds
+ * when to try again from Retry-After.
  */
-const CODE_MESSAGES: Record<string, [heading: string, message: string]> = {
-  CREDENTIAL_BUDGET: [
-    'Too many requests',
-    'You have opened more pages in the last minute than one account may: pages and the API share that budget.',
-  ],
-  BUSINESS_SHARE: [
-    'Too many requests',
-    'This business has many pages and API requests in progress right now. Nothing was changed.',
-  ],
-};
+const CODE_WORDS = new Set(['CREDENTIAL_BUDGET', 'BUSINESS_SHARE']);
 
 /** The HttpError an error stands for on a page; a database that cannot be reached is a 503, as in the API. */
 function pageError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
-  if (isUnavailable(err)) return serviceUnavailable('The dashboard cannot reach its database right now.');
+  if (isUnavailable(err)) return serviceUnavailable(t('app.error.database'));
   const status = (err as { status?: unknown } | null)?.status;
   // body-parser's refusals (a form too large, a bad encoding) are the client's: their status, never a 500
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new HttpError(status, status === 413 ? 'The form sent was too large.' : 'The form could not be read.');
+    return new HttpError(status, t(status === 413 ? 'app.error.form_too_large' : 'app.error.form_unreadable'));
   }
-  return new HttpError(500, 'Something went wrong on our side. Please try again in a moment.', 'INTERNAL_ERROR');
+  return new HttpError(500, t('app.error.internal'), 'INTERNAL_ERROR');
 }
 
 /**
@@ -63,23 +49,21 @@ export const dashboardErrors: ErrorRequestHandler = async (err: unknown, req, re
   else if (error.statusCode === 503 && !(err instanceof HttpError)) req.log.warn({ err }, 'database unavailable');
   res.set(error.headers);
   const retryAfter = error instanceof RateLimitError ? String(error.retryAfter) : res.get('Retry-After');
-  const [heading, message] = (error.code ? CODE_MESSAGES[error.code] : undefined) ?? [
-    HEADINGS[error.statusCode] ?? 'Something went wrong',
-    error.message,
-  ];
+  const own = error.code !== undefined && CODE_WORDS.has(error.code);
+  const heading = own
+    ? t(`app.error.${error.code}.heading`)
+    : t(`app.error.${HEADINGS.has(error.statusCode) ? error.statusCode : 'other'}`);
+  // Until the services raise codes for every refusal, a refusal's own words are its message.
+  const message = own ? t(`app.error.${error.code}.message`) : error.message;
   sendView(res, error.statusCode, 'message', {
     title: heading,
     heading,
     message,
     retryAfter,
-    link: { href: BASE_PATH, label: 'Back to the dashboard' },
+    link: { href: BASE_PATH, label: t('app.error.back') },
   });
 };
 
 export const dashboardNotFound: RequestHandler = () => {
-  throw new HttpError(
-    404,
-    'There is no dashboard page here. Check the address, or start from the dashboard.',
-    'NOT_FOUND',
-  );
+  throw new HttpError(404, t('app.error.no_page'), 'NOT_FOUND');
 };

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { authorize } from '../auth/authorize.js';
 import type { Services } from '../http/route.js';
+import { t } from '../shared/messages.js';
 import { memberFrame, memberOf, requireMember, requireSession, signedInOf, userFrame } from './dashboard.access.js';
 import { inboxPages, inboxValues, inboxView } from './dashboard.inbox.js';
 import { BASE_PATH } from './dashboard.session.js';
@@ -12,7 +13,10 @@ export function homePages(services: Services): Router {
 
   const chooser = (res: Parameters<typeof signedInOf>[0]) => {
     const signedIn = signedInOf(res);
-    sendView(res, 200, 'businesses', { ...userFrame(signedIn, 'Your businesses'), memberships: signedIn.memberships });
+    sendView(res, 200, 'businesses', {
+      ...userFrame(signedIn, t('app.businesses.title')),
+      memberships: signedIn.memberships,
+    });
   };
 
   router.get('/', requireSession(services), (_req, res) => {
@@ -51,7 +55,9 @@ export function homePages(services: Services): Router {
     if (!page) {
       const inbox = await inboxView(services, member, req, bulkErrors, minute);
       pageStatus = status === 200 ? inbox.status : status;
-      page = Buffer.from(renderView('home', { ...memberFrame(member, 'Home', 'home'), inbox: inbox.inbox }));
+      page = Buffer.from(
+        renderView('home', { ...memberFrame(member, t('app.home.title'), 'home'), inbox: inbox.inbox }),
+      );
       if (shared && pageStatus === 200) services.lists.set(key, change, page);
     }
     res.status(pageStatus).type('html').send(page);

@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { serviceUnavailable } from '../errors/http-error.js';
 import { pagePolicy } from '../http/pages.js';
 import type { Services } from '../http/route.js';
+import { t } from '../shared/messages.js';
 import { analyticsPages } from './dashboard.analytics.js';
 import { pageBudget, type PageBudget } from './dashboard.budget.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
@@ -52,7 +53,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(policy);
   // Mounted before the app's own readiness check, so that a page says "starting" as a page too.
   router.use((_req, _res, next) => {
-    if (!services.isReady()) throw serviceUnavailable('The dashboard is starting: retry in a moment.');
+    if (!services.isReady()) throw serviceUnavailable(t('app.starting'));
     next();
   });
   // Every refusal below is a page; a signed-in page spends its user's budget and its business's share.

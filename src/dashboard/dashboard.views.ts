@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { hashedAsset, templates } from '../http/pages.js';
+import { DEFAULT_LOCALE, messagesFor } from '../shared/messages.js';
 import type { Role } from '../shared/schemas.js';
 import { BASE_PATH } from './dashboard.session.js';
 
@@ -31,11 +32,18 @@ export interface Frame {
   nav?: 'home' | 'issues' | 'qr-codes' | 'analytics' | 'team' | 'settings' | 'integrations';
   /** What the user may do here, by authorize()'s actions: the page offers only that. */
   can?: Partial<Record<string, boolean>>;
+  /** The language the page speaks (a catalogue's name); English until users choose theirs. */
+  locale?: string;
 }
 
-/** A page of web/views/dashboard, rendered. */
+/**
+ * A page of web/views/dashboard, rendered. Every template (partials and the layout included) reads
+ * its words as `it.t('app.nav.home', values)`, numbers as `it.number(n)` and dates as `it.date(d)`,
+ * in the page's language (`it.locale`, also its `<html lang>`).
+ */
 export function renderView(view: string, data: Frame & Record<string, unknown>): string {
-  return eta.render(view, { errors: {}, values: {}, ...data, assets, base: BASE_PATH });
+  const { t, number, date, locale } = messagesFor(data.locale ?? DEFAULT_LOCALE);
+  return eta.render(view, { errors: {}, values: {}, ...data, t, number, date, locale, assets, base: BASE_PATH });
 }
 
 /** Renders a page of web/views/dashboard and sends it; pages with data are never cached (app.ts). */
@@ -43,9 +51,19 @@ export function sendView(res: Response, status: number, view: string, data: Fram
   res.status(status).type('html').send(renderView(view, data));
 }
 
-/** A moment as people read it, to the minute, in UTC (a key's last use is only known to the minute). */
-export function when(date: Date | null): string | null {
+/**
+ * A moment as people read it in the page's language, to the minute, in UTC (a key's last use is only
+ * known to the minute): `Nov 27, 2026, 23:39 UTC` in English.
+ */
+export function when(date: Date | null, locale = DEFAULT_LOCALE): string | null {
   if (!date) return null;
-  const iso = date.toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return messagesFor(locale).date(date, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  });
 }

@@ -1,6 +1,8 @@
 import { escapeHtml } from '../mail/mail.message.js';
 import type { NewMail } from '../mail/mail.repository.js';
 import { newId } from '../shared/ids.js';
+import { DEFAULT_LOCALE, messagesFor } from '../shared/messages.js';
+import { CONFIRM_WITHIN_DAYS } from './follow.repository.js';
 import { signLink } from './follow.tokens.js';
 
 /** A follow as its messages need it. */
@@ -8,6 +10,8 @@ export interface MailedFollow {
   id: string;
   email: string;
   link_key: Buffer;
+  /** The language the follower reads (the catalogue's name); English until followers keep theirs. */
+  locale?: string;
 }
 
 /** Where a follow's links lead: pages of this service, under PUBLIC_BASE_URL. */
@@ -38,8 +42,9 @@ export function followerMail(
   follow: MailedFollow,
   content: { subject: string; paragraphs: string[]; links: { url: string; label: string }[] },
 ): NewMail {
+  const { t } = messagesFor(follow.locale ?? DEFAULT_LOCALE);
   const { unsubscribe } = followLinks(baseUrl, follow);
-  const footer = `To stop these emails, open ${unsubscribe}`;
+  const footer = t('mail.follow.footer', { url: unsubscribe });
   const text = [
     ...content.paragraphs,
     ...content.links.map((link) => `${link.label}:\n${link.url}`),
@@ -51,7 +56,7 @@ export function followerMail(
     '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">',
     ...content.paragraphs.map(paragraph),
     ...content.links.map((link) => `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`),
-    `<p style="font-size: 0.875em; color: #555"><a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p>`,
+    `<p style="font-size: 0.875em; color: #555"><a href="${escapeHtml(unsubscribe)}">${escapeHtml(t('mail.follow.unsubscribe'))}</a></p>`,
     '</body></html>',
   ].join('\n');
   return {
@@ -82,27 +87,19 @@ export function confirmationMail(
   follow: MailedFollow,
   { business, code, suggestionId }: { business: string; code: string; suggestionId: string },
 ): NewMail {
+  const { t } = messagesFor(follow.locale ?? DEFAULT_LOCALE);
   return followerMail(baseUrl, follow, {
-    subject: `Confirm: follow a suggestion to ${business}`,
+    subject: t('mail.follow.confirm.subject', { business }),
     paragraphs: [
-      `Someone (hopefully you) asked to be emailed when a suggestion to ${business} moves.`,
-      'Nothing more is sent unless you confirm. The link works for 7 days; if you did not ask for this, ignore this message and your address is forgotten.',
+      t('mail.follow.confirm.asked', { business }),
+      t('mail.follow.confirm.nothing_more', { days: CONFIRM_WITHIN_DAYS }),
     ],
     links: [
-      { url: suggestionOnPage(baseUrl, code, suggestionId), label: `The suggestion on ${business}’s page` },
-      { url: followLinks(baseUrl, follow).confirm, label: 'Confirm and follow' },
+      { url: suggestionOnPage(baseUrl, code, suggestionId), label: t('mail.follow.confirm.on_page', { business }) },
+      { url: followLinks(baseUrl, follow).confirm, label: t('mail.follow.confirm.button') },
     ],
   });
 }
-
-/** The statuses a follower hears of, in words (the page's, and `rejected`, which the page never shows). */
-const STATUS_WORDS: Record<string, string> = {
-  pending: 'Received',
-  reviewing: 'Under review',
-  in_progress: 'In progress',
-  completed: 'Done',
-  rejected: 'Not planned',
-};
 
 /** What one notification says: the status's move, the reply (new or as it stands), and where to see it. */
 export interface NoticeContent {
@@ -115,22 +112,25 @@ export interface NoticeContent {
 }
 
 export function notificationMail(baseUrl: string, follow: MailedFollow, notice: NoticeContent): NewMail {
+  const { t } = messagesFor(follow.locale ?? DEFAULT_LOCALE);
+  const business = notice.business;
+  /** The statuses a follower hears of, in words (the page's, and `rejected`, which the page never shows). */
+  const status = (value: string) => t(`mail.follow.status.${value}`);
   const excerpt = notice.suggestion.length > 140 ? `${notice.suggestion.slice(0, 140)}…` : notice.suggestion;
-  const paragraphs = [`News from ${notice.business} about the suggestion you follow:`, `“${excerpt}”`];
+  const paragraphs = [t('mail.follow.notice.news', { business }), t('mail.follow.notice.quote', { text: excerpt })];
   if (notice.status) {
-    paragraphs.push(`Status: ${STATUS_WORDS[notice.status.from]} → ${STATUS_WORDS[notice.status.to]}`);
+    paragraphs.push(t('mail.follow.notice.status', { from: status(notice.status.from), to: status(notice.status.to) }));
   }
   if (notice.reply) {
-    paragraphs.push(
-      `${notice.reply.changed ? `${notice.business} answered` : `${notice.business}’s answer`}: “${notice.reply.content}”`,
-    );
+    const words = notice.reply.changed ? 'mail.follow.notice.answered' : 'mail.follow.notice.answer';
+    paragraphs.push(t(words, { business, reply: notice.reply.content }));
   }
   const subject = notice.status
-    ? `${STATUS_WORDS[notice.status.to]}: your suggestion to ${notice.business}`
-    : `${notice.business} answered a suggestion you follow`;
+    ? t('mail.follow.notice.subject_status', { status: status(notice.status.to), business })
+    : t('mail.follow.notice.subject_reply', { business });
   return followerMail(baseUrl, follow, {
     subject,
     paragraphs,
-    links: notice.pageUrl ? [{ url: notice.pageUrl, label: 'See it on the page' }] : [],
+    links: notice.pageUrl ? [{ url: notice.pageUrl, label: t('mail.follow.notice.see') }] : [],
   });
 }

@@ -53,17 +53,27 @@ export async function insertFollow(
   return rows[0] ?? null;
 }
 
-/** A follow by the id its link carries (the link's HMAC is checked by the caller), with its business's name. */
-export async function findFollowById(
-  db: Queryable,
-  id: string,
-): Promise<(FollowRow & { business_name: string; expired: boolean }) | null> {
-  const { rows } = await db.query<FollowRow & { business_name: string; expired: boolean }>(
+/** A follow as its link's pages show it: its business's name and, while the page shows it, the suggestion's words. */
+export type LinkedFollowRow = FollowRow & {
+  business_name: string;
+  expired: boolean;
+  /** Null while the suggestion awaits review, or once the page no longer shows it. */
+  shown_content: string | null;
+};
+
+/** A follow by the id its link carries (the link's HMAC is checked by the caller). */
+export async function findFollowById(db: Queryable, id: string): Promise<LinkedFollowRow | null> {
+  const { rows } = await db.query<LinkedFollowRow>(
     /* sql */ `
     SELECT f.id, f.business_id, f.suggestion_id, f.qr_code_id, f.email, f.link_key, f.confirmed_at, f.created_at,
       b.name AS business_name,
       (f.confirmed_at IS NULL
-        AND f.created_at < now() - make_interval(days => ${CONFIRM_WITHIN_DAYS})) AS expired
+        AND f.created_at < now() - make_interval(days => ${CONFIRM_WITHIN_DAYS})) AS expired,
+      (SELECT s.content
+        FROM suggestions s
+        WHERE s.business_id = f.business_id
+          AND s.id = f.suggestion_id
+          AND ${PUBLICLY_VISIBLE}) AS shown_content
     FROM suggestion_follows f
     JOIN businesses b ON b.id = f.business_id
     WHERE f.id = $1`,

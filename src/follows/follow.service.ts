@@ -14,6 +14,7 @@ import {
   findFollowers,
   insertFollow,
   type FollowerRow,
+  type LinkedFollowRow,
 } from './follow.repository.js';
 import { countPendingFollows, followSendsWait, insertPostedUse, lockFollowSends } from './follow-limits.repository.js';
 import { linkId, linkValid, newLinkKey, type LinkPurpose } from './follow.tokens.js';
@@ -104,7 +105,21 @@ export async function followSuggestion(
   sending.mailer.deliver(mailIds);
 }
 
-const invalidLink = () => new HttpError(404, 'This link is not valid', 'NOT_FOUND');
+/** Codes the link pages word for a follower (`page.error.LINK_*`), not the feedback page's 404 and 410. */
+const invalidLink = () => new HttpError(404, 'This link is not valid', 'LINK_INVALID');
+const expiredLink = () =>
+  new HttpError(410, 'This confirmation link has expired: follow the suggestion again', 'LINK_EXPIRED');
+
+/** What a follow link's page names: the business, and the suggestion while the page shows it. */
+export interface LinkSubject {
+  business: string;
+  suggestion: string | null;
+}
+
+const subjectOf = (follow: LinkedFollowRow): LinkSubject => ({
+  business: follow.business_name,
+  suggestion: follow.shown_content,
+});
 
 /** The follow a link names and signs for `purpose`; null when it names none (unsubscribed already). */
 async function followOfLink(pool: pg.Pool, token: unknown, purpose: LinkPurpose) {
@@ -115,16 +130,24 @@ async function followOfLink(pool: pg.Pool, token: unknown, purpose: LinkPurpose)
   return follow;
 }
 
+/** What a confirmation link is about, changing nothing (mail scanners open links); past its 7 days, a 410. */
+export async function readConfirmLink(pool: pg.Pool, token: unknown): Promise<LinkSubject> {
+  const follow = await followOfLink(pool, token, 'confirm');
+  if (!follow) throw invalidLink();
+  if (follow.expired) throw expiredLink();
+  return subjectOf(follow);
+}
+
 /** Confirms a follow from its link; a link past its 7 days is a 410 (the follow is forgotten). */
-export async function confirmFollowLink(pool: pg.Pool, token: unknown): Promise<{ businessName: string }> {
+export async function confirmFollowLink(pool: pg.Pool, token: unknown): Promise<LinkSubject> {
   const follow = await followOfLink(pool, token, 'confirm');
   if (!follow) throw invalidLink();
   if (follow.expired) {
     await deleteFollows(pool, follow.business_id, follow, false);
-    throw new HttpError(410, 'This confirmation link has expired: follow the suggestion again', 'GONE');
+    throw expiredLink();
   }
   if (!follow.confirmed_at) await confirmFollow(pool, follow.business_id, follow.id);
-  return { businessName: follow.business_name };
+  return subjectOf(follow);
 }
 
 /** What an unsubscribe link's page says about it, before anything is done. */

@@ -32,6 +32,9 @@ import {
   windowKey,
 } from './page.service.js';
 import { pagePolicy } from '../http/pages.js';
+import { DEFAULT_LOCALE, t } from '../shared/messages.js';
+import { SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.columns.js';
+import { CUSTOMER_NAME_MAX } from '../suggestions/suggestion.schemas.js';
 import { ASSETS, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
 import { followSuggestion } from '../follows/follow.service.js';
 
@@ -55,13 +58,19 @@ function formFields(body: unknown): Record<string, unknown> {
   return fields;
 }
 
-/** What a customer is told when a field is wrong: in words, naming the field. */
-function formError(error: z.ZodError): string {
+/**
+ * The language a visitor reads the page in. One catalogue today; the languages issue chooses here
+ * (`?lang=`, its cookie, Accept-Language, the business's default) and every word below follows.
+ */
+const localeOf = (_req: Request): string => DEFAULT_LOCALE;
+
+/** What a customer is told when a field is wrong: in words, naming the field, from the catalogue. */
+function formError(error: z.ZodError, locale: string): string {
   const field = error.issues[0]?.path[0];
-  if (field === 'content') return 'Please write your feedback: up to 2000 characters.';
-  if (field === 'customer_email') return 'That email address does not look right.';
-  if (field === 'customer_name') return 'Your name can be at most 200 characters.';
-  return 'Your feedback could not be accepted: reload the page and try again.';
+  if (field === 'content') return t('page.form.error.content', { max: SUGGESTION_CONTENT_MAX }, locale);
+  if (field === 'customer_email') return t('page.form.error.customer_email', undefined, locale);
+  if (field === 'customer_name') return t('page.form.error.customer_name', { max: CUSTOMER_NAME_MAX }, locale);
+  return t('page.form.error.not_accepted', undefined, locale);
 }
 
 interface PageState {
@@ -105,10 +114,11 @@ async function sendPage(
   status = 200,
 ) {
   const pool = services.db.pool;
+  const locale = localeOf(req);
   const voter = readVoterToken(req);
   const token = issueFormToken(services.publicPage, code);
   const shared = !state.thanks && !state.form && !state.followed;
-  const key = `public-page-html ${code} ${windowKey(target, state.sort, state.offset)} ${JSON.stringify([
+  const key = `public-page-html ${locale} ${code} ${windowKey(target, state.sort, state.offset)} ${JSON.stringify([
     target.business_name,
     target.location_name,
   ])}`;
@@ -124,54 +134,48 @@ async function sendPage(
   const thanked = state.thankedId ? await findShownSuggestion(pool, target, state.thankedId, voter) : null;
   const next = state.offset + PAGE_SIZE;
   const page = Buffer.from(
-    renderPage({
-      code,
-      business_name: target.business_name,
-      location_name: target.location_name,
-      sort: state.sort,
-      offset: state.offset,
-      next_offset: next < total ? next : null,
-      items: items.map(toPublicSuggestion),
-      thanks: state.thanks,
-      thanked: thanked ? toPublicSuggestion(thanked) : null,
-      ownFollow:
-        state.thanks === 'review' && state.thankedId && state.posted
-          ? { id: state.thankedId, posted: state.posted }
-          : null,
-      followed: state.followed,
-      form: { token: TOKEN_SLOT.toString(), ...state.form },
-    }),
+    renderPage(
+      {
+        code,
+        business_name: target.business_name,
+        location_name: target.location_name,
+        sort: state.sort,
+        offset: state.offset,
+        next_offset: next < total ? next : null,
+        items: items.map((item) => toPublicSuggestion(item, locale)),
+        thanks: state.thanks,
+        thanked: thanked ? toPublicSuggestion(thanked, locale) : null,
+        ownFollow:
+          state.thanks === 'review' && state.thankedId && state.posted
+            ? { id: state.thankedId, posted: state.posted }
+            : null,
+        followed: state.followed,
+        form: { token: TOKEN_SLOT.toString(), ...state.form },
+      },
+      locale,
+    ),
   );
   if (shared && votedNone) services.lists.set(key, target.change_number, page);
   sendWithToken(res, status, page, token);
 }
 
-const MESSAGES: Record<number, [string, string]> = {
-  400: ['Something is not right', 'The request could not be understood.'],
-  403: ['Not allowed', 'This can only be sent from the feedback page itself.'],
-  404: ['Page not found', 'There is no feedback page here. Check the code you scanned.'],
-  410: ['This code is no longer active', 'This QR code is no longer in use. Please ask the staff for a current one.'],
-  429: ['Too many requests', 'Too many requests came from your network.'],
-  503: ['Back in a moment', 'The feedback page cannot be reached right now. Your feedback was not sent yet.'],
-};
+/** The statuses an error page has words for (`page.error.<status>.*`); any other says `page.error.other.*`. */
+const STATUS_WORDS = new Set([400, 403, 404, 410, 429, 503]);
 
-/** Refusals that need their own words for a visitor, by code; they say when to come back themselves. */
-const CODE_MESSAGES: Record<string, [string, string]> = {
-  BAD_EMAIL: ['That email address does not look right', 'Go back, check the address and try again.'],
-  POSTED_TOKEN_USED: [
-    'Already asked',
-    'You have already asked to follow your suggestion from this notice. Check your inbox for the confirmation.',
-  ],
-  FOLLOW_LIMIT: [
-    'Not sent yet',
-    'This page has had many follow requests in the last hour, so no confirmation was sent. Please try again later.',
-  ],
-  VOTE_LIMIT: [
-    'Vote not counted',
-    'This suggestion already has as many votes from your network as one network can give in a day. ' +
-      'Thank you for your support!',
-  ],
-};
+/**
+ * Refusals that need their own words for a visitor, by code (`page.error.<code>.*`); they say when to
+ * come back themselves, so no Retry-After line is added.
+ */
+const CODE_WORDS = new Set(['BAD_EMAIL', 'POSTED_TOKEN_USED', 'FOLLOW_LIMIT', 'VOTE_LIMIT']);
+/** Codes whose words stand alone but whose Retry-After is still worth telling. */
+const CODE_WORDS_WITH_RETRY = new Set(['LINK_INVALID', 'LINK_EXPIRED']);
+
+/** The catalogue's words for an error page: by the error's code, else its status; never its message. */
+function errorWords(status: number, code: string | undefined): { prefix: string; retry: boolean } {
+  if (code && CODE_WORDS.has(code)) return { prefix: `page.error.${code}`, retry: false };
+  if (code && CODE_WORDS_WITH_RETRY.has(code)) return { prefix: `page.error.${code}`, retry: true };
+  return { prefix: `page.error.${STATUS_WORDS.has(status) ? status : 'other'}`, retry: true };
+}
 
 /** The HttpError an error stands for on a page: a database that cannot be reached is a 503, as in the API. */
 function pageError(err: unknown): HttpError | undefined {
@@ -196,12 +200,14 @@ const pageErrors: ErrorRequestHandler = (err: unknown, req, res, next) => {
   if (status === 503 && !(err instanceof HttpError)) req.log.warn({ err }, 'database unavailable');
   else if (status >= 500) req.log.error({ err }, 'public page error');
   if (httpError) res.set(httpError.headers);
-  const own = httpError?.code ? CODE_MESSAGES[httpError.code] : undefined;
-  const [heading, message] = own ?? MESSAGES[status] ?? ['Something went wrong', 'Please try again in a moment.'];
+  const locale = localeOf(req);
+  const { prefix, retry } = errorWords(status, httpError?.code);
+  const heading = t(`${prefix}.heading`, undefined, locale);
+  const message = t(`${prefix}.message`, undefined, locale);
   res
     .status(status)
     .type('html')
-    .send(renderMessage(heading, message, own ? undefined : res.get('Retry-After')));
+    .send(renderMessage(heading, message, retry ? res.get('Retry-After') : undefined, locale));
 };
 
 /**
@@ -226,8 +232,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     });
   }
 
-  router.get('/', policy, read, (_req, res) => {
-    res.type('html').send(renderLanding());
+  router.get('/', policy, read, (req, res) => {
+    res.type('html').send(renderLanding(localeOf(req)));
   });
 
   router.get('/f/:code', policy, read, ready, async (req, res) => {
@@ -260,12 +266,13 @@ export function publicPages(services: Services, budget: Budget): Router {
     const parsed = feedbackForm.safeParse(fields);
     const refuse = (error: string) =>
       sendPage(req, res, services, code, target, { sort: 'trending', offset: 0, form: { ...values, error } }, 400);
-    if (!parsed.success) return refuse(formError(parsed.error));
+    if (!parsed.success) return refuse(formError(parsed.error, localeOf(req)));
     let form: AcceptedForm;
     try {
       form = assertHumanPost(services.publicPage, code, parsed.data);
     } catch (err) {
-      if (err instanceof HttpError) return refuse(err.message);
+      // Every refusal of the form token (too soon, too old, forged, the honeypot filled) has one answer.
+      if (err instanceof HttpError) return refuse(t('page.form.error.not_accepted', undefined, localeOf(req)));
       throw err;
     }
     // A form sent again (a double click, a reload of the post) stores nothing and thanks as the first did.
@@ -321,7 +328,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.redirect(303, `/f/${code}?followed=1&${back}#s-${id}`);
   });
 
-  addFollowLinkPages(router, services, { budget: read, policy, formBody });
+  addFollowLinkPages(router, services, { budget: read, policy, formBody, localeOf });
   addChangelogPages(router, services, { budget: read, policy });
 
   router.use(pageErrors);

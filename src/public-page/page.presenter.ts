@@ -1,20 +1,14 @@
+import { DEFAULT_LOCALE, t } from '../shared/messages.js';
 import { toReplyResponse } from '../suggestions/suggestion.presenter.js';
 import type { PublicItem } from './page.service.js';
 
-/** The words the page uses for each status a customer can see. */
-export const STATUS_LABELS = {
-  pending: 'Received',
-  reviewing: 'Under review',
-  in_progress: 'In progress',
-  completed: 'Done',
-} as const;
-
-export function toPublicSuggestion(item: PublicItem) {
+/** A suggestion as the page shows it, its status in the reader's words (`page.status.*`). */
+export function toPublicSuggestion(item: PublicItem, locale = DEFAULT_LOCALE) {
   return {
     id: item.id,
     content: item.content,
     status: item.status,
-    status_label: STATUS_LABELS[item.status],
+    status_label: t(`page.status.${item.status}`, undefined, locale),
     customer_name: item.customer_name,
     upvote_count: item.upvote_count,
     voted: item.voted,

@@ -70,7 +70,7 @@ export const publicPageFeature: Feature = {
           business_name: target.business_name,
           location_name: target.location_name,
           sort: query.sort,
-          data: items.map(toPublicSuggestion),
+          data: items.map((item) => toPublicSuggestion(item)),
           total,
           limit: PAGE_SIZE,
           offset: query.offset,

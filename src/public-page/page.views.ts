@@ -1,5 +1,5 @@
 import { hashedAsset, templates } from '../http/pages.js';
-import { t } from '../shared/messages.js';
+import { DEFAULT_LOCALE, messagesFor, type Messages } from '../shared/messages.js';
 import type { PublicSort } from './page.repository.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
@@ -27,41 +27,61 @@ export interface PageView {
   form: { token: string; error?: string; content?: string; customer_name?: string; customer_email?: string };
 }
 
-const SORTS = [
-  { value: 'trending', label: 'Trending' },
-  { value: 'top', label: 'Top' },
-  { value: 'new', label: 'New' },
-];
+const SORTS: PublicSort[] = ['trending', 'top', 'new'];
 
-export function renderPage(view: PageView): string {
-  const title = `Feedback for ${view.business_name}`;
+/**
+ * What every public template is given besides its own data: the reader's words (`it.t(key, values)`),
+ * numbers (`it.number`), `<html lang>` (`it.locale`) and the assets.
+ */
+const frame = (messages: Messages, script: boolean) => ({
+  t: messages.t,
+  number: messages.number,
+  locale: messages.locale,
+  assets: assetPaths,
+  script,
+});
+
+export function renderPage(view: PageView, locale = DEFAULT_LOCALE): string {
+  const messages = messagesFor(locale);
+  const title = messages.t('page.title', { business: view.business_name });
   const form = { content: '', customer_name: '', customer_email: '', ...view.form };
-  return eta.render('page', {
-    ...view,
-    form,
-    title,
-    sorts: SORTS,
-    changelogLink: t('changelog.page.link'),
-    assets: assetPaths,
-    script: true,
+  const sorts = SORTS.map((value) => ({ value, label: messages.t(`page.sort.${value}`) }));
+  return eta.render('page', { ...view, ...frame(messages, true), form, title, sorts });
+}
+
+/** An error page: its heading and words, and when to come back (Retry-After, in seconds) if known. */
+export function renderMessage(heading: string, message: string, retryAfter?: string, locale = DEFAULT_LOCALE): string {
+  const messages = messagesFor(locale);
+  const seconds = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  return eta.render('message', {
+    ...frame(messages, false),
+    title: heading,
+    heading,
+    message,
+    retry: seconds === undefined ? undefined : messages.t('page.error.retry_after', { seconds }),
   });
 }
 
-export function renderMessage(heading: string, message: string, retryAfter?: string): string {
-  return eta.render('message', { title: heading, heading, message, retryAfter, assets: assetPaths, script: false });
+/** What a follow link's page quotes: the suggestion's words, or that it still awaits review. */
+export interface FollowPageSubject {
+  business: string;
+  /** The suggestion as the page shows it; null while it awaits review (or is no longer shown). */
+  suggestion: string | null;
 }
 
 /** A follow link's page: what it is about, and its buttons (each a POST to `url`: no script needed). */
 export function renderFollowPage(
-  heading: string,
-  message: string,
+  page: { heading: string; message: string; subject?: FollowPageSubject },
   actions: { url: string; label: string }[] = [],
+  locale = DEFAULT_LOCALE,
 ): string {
-  return eta.render('follow', { title: heading, heading, message, actions, assets: assetPaths, script: false });
+  const messages = messagesFor(locale);
+  return eta.render('follow', { ...frame(messages, false), ...page, title: page.heading, actions });
 }
 
-export function renderLanding(): string {
-  return eta.render('landing', { title: 'Feedback API', assets: assetPaths, script: false });
+export function renderLanding(locale = DEFAULT_LOCALE): string {
+  const messages = messagesFor(locale);
+  return eta.render('landing', { ...frame(messages, false), title: messages.t('page.landing.title') });
 }
 
 /** An entry as the changelog pages show it: `body_html` is the server's rendering, safe as it is. */
@@ -75,18 +95,25 @@ interface ShownEntry {
 }
 
 /** The page's changelog: its published entries, newest first. */
-export function renderChangelog(view: {
-  code: string;
-  business_name: string;
-  entries: ShownEntry[];
-  next_offset: number | null;
-}): string {
-  const title = t('changelog.page.title', { business: view.business_name });
-  return eta.render('changelog', { ...view, title, t, assets: assetPaths, script: false });
+export function renderChangelog(
+  view: {
+    code: string;
+    business_name: string;
+    entries: ShownEntry[];
+    next_offset: number | null;
+  },
+  locale = DEFAULT_LOCALE,
+): string {
+  const messages = messagesFor(locale);
+  const title = messages.t('changelog.page.title', { business: view.business_name });
+  return eta.render('changelog', { ...view, ...frame(messages, false), title });
 }
 
 /** One published entry of the changelog. */
-export function renderChangelogEntry(view: { code: string; business_name: string; entry: ShownEntry }): string {
+export function renderChangelogEntry(
+  view: { code: string; business_name: string; entry: ShownEntry },
+  locale = DEFAULT_LOCALE,
+): string {
   const title = `${view.entry.title} · ${view.business_name}`;
-  return eta.render('changelog-entry', { ...view, title, t, assets: assetPaths, script: false });
+  return eta.render('changelog-entry', { ...view, ...frame(messagesFor(locale), false), title });
 }

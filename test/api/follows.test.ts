@@ -157,6 +157,72 @@ describe('Following a suggestion by email', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('When a confirmation link is opened, then its page names the business and the suggestion, escaped, and so does the confirmed page', async () => {
+    const { t, qr } = await scene();
+    await ctx.db.pool.query('UPDATE businesses SET name = $2 WHERE id = $1', [t.business.id, 'Café <Ana> & "Sons"']);
+    const s = await buildSuggestion(ctx.db, t.business.id, {
+      visibility: 'public',
+      content: 'Oat milk <script>alert(1)</script> & "soon"',
+    });
+    const email = uniqueEmail('follower');
+    await followFromPage(qr.code, s.id, email);
+    const confirm = linkIn(await mail.peer.waitFor(email), '/follow/confirm');
+    const business = 'Café &lt;Ana&gt; &amp; &quot;Sons&quot;';
+    const content = 'Oat milk &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;soon&quot;';
+
+    const opened = await page().get(confirm);
+    expect(opened.status).toBe(200);
+    expect(opened.text).toContain(`<h1>Follow a suggestion to ${business}</h1>`);
+    expect(opened.text).toContain(`<blockquote class="content">${content}</blockquote>`);
+    expect(opened.text).not.toContain('<script>alert');
+    expect(opened.text).toMatch(/<button type="submit" class="button">Confirm and follow<\/button>/);
+
+    const confirmed = await page().post(confirm);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.text).toContain(`${business} will email you when it moves.`);
+    expect(confirmed.text).toContain(`<blockquote class="content">${content}</blockquote>`);
+  });
+
+  it('When the suggestion a link names is no longer on the page, then its confirm page names the business but quotes nothing', async () => {
+    const { t, qr, s } = await scene();
+    const email = uniqueEmail('follower');
+    await followFromPage(qr.code, s.id, email);
+    const confirm = linkIn(await mail.peer.waitFor(email), '/follow/confirm');
+    await ctx.db.pool.query(`UPDATE suggestions SET review_state = 'pending' WHERE business_id = $1 AND id = $2`, [
+      t.business.id,
+      s.id,
+    ]);
+    const opened = await page().get(confirm);
+    expect(opened.status).toBe(200);
+    expect(opened.text).toContain(`Follow a suggestion to ${t.business.name}`);
+    expect(opened.text).toContain(`${t.business.name}’s page does not show this suggestion right now`);
+    expect(opened.text).not.toContain('Oat milk');
+  });
+
+  it('When a link is expired or not valid, then its page says so in its own words, not the feedback page’s', async () => {
+    const { qr, s } = await scene();
+    const email = uniqueEmail('follower');
+    await followFromPage(qr.code, s.id, email);
+    const confirm = linkIn(await mail.peer.waitFor(email), '/follow/confirm');
+    await ctx.db.pool.query(
+      `UPDATE suggestion_follows SET created_at = now() - interval '7 days 1 minute' WHERE lower(email) = lower($1)`,
+      [email],
+    );
+    // opening it changes nothing (a mail scanner may open it); the button's post forgets the address
+    const opened = await page().get(confirm);
+    expect(opened.status).toBe(410);
+    expect(opened.text).toContain('This link has expired');
+    expect(opened.text).not.toContain('This code is no longer active');
+    const { rows } = await ctx.db.pool.query('SELECT 1 FROM suggestion_follows WHERE lower(email) = lower($1)', [
+      email,
+    ]);
+    expect(rows).toHaveLength(1);
+    const invalid = await page().get('/follow/confirm?token=nonsense');
+    expect(invalid.status).toBe(404);
+    expect(invalid.text).toContain('This link is not valid');
+    expect(invalid.text).not.toContain('There is no feedback page here');
+  });
+
   it('When another expired follow exists, then the next follow on any page deletes it', async () => {
     const { qr, s } = await scene();
     const stale = uniqueEmail('stale');

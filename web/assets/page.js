@@ -10,9 +10,9 @@
     const button = form.querySelector('button');
     button.setAttribute('aria-pressed', voted ? 'true' : 'false');
     form.querySelector('.count').textContent = String(count);
-    form.querySelector('.visually-hidden').textContent = voted
-      ? 'votes; you voted, press to take your vote back'
-      : 'votes; press to upvote';
+    // The page's words, in its language, are on the list (page.eta): the script has none of its own.
+    const words = document.getElementById('items').dataset;
+    form.querySelector('.visually-hidden').textContent = voted ? words.votesVoted : words.votes;
     form.querySelector('input[name="action"]').value = voted ? 'remove' : 'add';
   }
 
@@ -34,6 +34,10 @@
     }
   }
 
+  function byline(name) {
+    return document.getElementById('items').dataset.by.split('{name}').join(name);
+  }
+
   function itemFrom(template, item, code, sort) {
     const node = template.cloneNode(true);
     node.id = 's-' + item.id;
@@ -48,11 +52,11 @@
     status.className = 'status status-' + item.status;
     const author = node.querySelector('.author');
     if (item.customer_name) {
-      if (author) author.textContent = 'by ' + item.customer_name;
+      if (author) author.textContent = byline(item.customer_name);
       else {
         const span = document.createElement('span');
         span.className = 'author';
-        span.textContent = 'by ' + item.customer_name;
+        span.textContent = byline(item.customer_name);
         node.querySelector('.meta').append(span);
       }
     } else if (author) author.remove();
