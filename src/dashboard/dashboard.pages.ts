@@ -8,7 +8,7 @@ import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
 import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
-import { issuePages } from './dashboard.issues.js';
+import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
 import { qrCodePages } from './dashboard.qr-codes.js';
 import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
@@ -23,7 +23,7 @@ import type { FormAction } from './dashboard.actions.js';
  * The dashboard's forms that run a declared operation (dashboard.actions.ts): the page table the tests
  * hold against the route table.
  */
-export const DASHBOARD_FORMS: readonly FormAction[] = [...SUGGESTION_FORMS, ...TAG_FORMS];
+export const DASHBOARD_FORMS: readonly FormAction[] = [...SUGGESTION_FORMS, ...TAG_FORMS, ...ISSUE_FORMS];
 
 /** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
 const policy = pagePolicy("'none'");

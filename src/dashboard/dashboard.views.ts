@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { hashedAsset, templates } from '../http/pages.js';
+import { t } from '../shared/messages.js';
 import type { Role } from '../shared/schemas.js';
 import { BASE_PATH } from './dashboard.session.js';
 
@@ -35,7 +36,7 @@ export interface Frame {
 
 /** A page of web/views/dashboard, rendered. */
 export function renderView(view: string, data: Frame & Record<string, unknown>): string {
-  return eta.render(view, { errors: {}, values: {}, ...data, assets, base: BASE_PATH });
+  return eta.render(view, { errors: {}, values: {}, ...data, assets, base: BASE_PATH, t });
 }
 
 /** Renders a page of web/views/dashboard and sends it; pages with data are never cached (app.ts). */
