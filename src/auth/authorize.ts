@@ -64,7 +64,6 @@ function denial(principal: Principal, action: Action): string | null {
 export const mayDo = (principal: Principal, action: Action, fields: readonly string[] = []): boolean =>
   denial(principal, neededFor(action, fields)) === null;
 
-
 /**
  * Throws a 403 unless the principal may do `action`. For `update`, `fields` are the ones the request
  * changes (none given: judged as a status-only change).

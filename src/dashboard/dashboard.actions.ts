@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { HttpError, type FieldError } from '../errors/http-error.js';
-import { mayDo } from '../auth/authorize.js';
+import { authorize, mayDo } from '../auth/authorize.js';
 import type { Principal, UserPrincipal } from '../auth/principal.js';
 import type pg from 'pg';
 import type { Reply } from '../http/reply.js';
@@ -56,15 +56,20 @@ export interface FormAction {
   again?: (call: PageCall, refused: Refused) => Promise<void>;
 }
 
-/** A refusal's fields in words from the catalogue (`validation.<code>`), the first one per field. */
+/**
+ * A refusal's fields in words from the catalogue, the first one per field: the field's own words for
+ * the code where it has them (`<label key>.<code>`, "Choose at least one event type"), else
+ * `validation.<code>` naming the field by its label.
+ */
 export function fieldWords(errors: readonly FieldError[], labels: Record<string, string> = {}): FieldErrors {
   const words: FieldErrors = {};
   for (const error of errors) {
     const field = error.field.split('.')[0] ?? '';
     if (words[field] !== undefined) continue;
-    const key = `validation.${error.code}`;
-    const label = t(labels[field] ?? 'field.this');
-    words[field] = t(hasMessage(key) ? key : 'validation.invalid', { ...error.params, label });
+    const labelKey = labels[field] ?? 'field.this';
+    const own = `${labelKey}.${error.code}`;
+    const key = hasMessage(own) ? own : `validation.${error.code}`;
+    words[field] = t(hasMessage(key) ? key : 'validation.invalid', { ...error.params, label: t(labelKey) });
   }
   return words;
 }
@@ -75,6 +80,14 @@ export function fieldWords(errors: readonly FieldError[], labels: Record<string,
  */
 export function mayRun(principal: Principal, route: Route, fields: readonly string[] = []): boolean {
   return route.action === undefined || mayDo(principal, route.action, fields);
+}
+
+/**
+ * Refuses a page that only leads to an operation (a confirmation before a delete) as the operation
+ * refuses its caller: by the access its route declares.
+ */
+export function assertMayRun(principal: Principal, route: Route): void {
+  if (route.action) authorize(principal, route.action);
 }
 
 /**

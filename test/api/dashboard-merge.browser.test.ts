@@ -93,7 +93,7 @@ describe.each([
       expect((await answer).status()).toBe(409);
       await page.waitForLoadState();
       expect(await page.getByRole('region', { name: 'Likely duplicates' }).textContent()).toContain(
-        `is already merged into ${elsewhere.id}`,
+        'That suggestion is already merged into another one',
       );
       await check(page, 'a refused merge');
       await context.close();
