@@ -346,7 +346,7 @@ describe("a suggestion's page", () => {
     ]) {
       expect(res.text).toContain(text);
     }
-    expect(res.text).toContain("Status: Pending → Reviewing");
+    expect(res.text).toContain('Status: Pending → Reviewing');
     expect(res.text).toContain('by API key Zapier sync');
   });
 
