@@ -65,6 +65,7 @@ describe.each([
       expect(await read(target.id)).toMatchObject({ upvote_count: 1 });
       await context.close();
     },
+    120_000,
   );
 
   it.skipIf(!hasChromium)(
@@ -98,5 +99,6 @@ describe.each([
       await check(page, 'a refused merge');
       await context.close();
     },
+    120_000,
   );
 });
