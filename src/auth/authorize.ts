@@ -41,6 +41,10 @@ const MEMBER_ACTIONS: ReadonlySet<Action> = new Set(['read', 'comment', 'change_
 /** The fields of an `update` a member may change: triage, never publishing or priority. */
 const MEMBER_FIELDS: ReadonlySet<string> = new Set(['status', 'tags']);
 
+/** What an action needs: an `update` is `change_status` when only triage fields change, else `write`. */
+const neededFor = (action: Action, fields: readonly string[]): Action =>
+  action === 'update' ? (fields.every((field) => MEMBER_FIELDS.has(field)) ? 'change_status' : 'write') : action;
+
 function denial(principal: Principal, action: Action): string | null {
   if (principal.kind === 'api_key') {
     const never = NEVER_BY_KEY[action];
@@ -54,19 +58,17 @@ function denial(principal: Principal, action: Action): string | null {
 }
 
 /**
- * Whether the principal may do `action` (`update` judged as a status-only change, as authorize()
- * judges it without fields): what a page offers, by the very rules authorize() enforces.
+ * Whether the principal may do `action` (`update` judged by `fields`, none a status-only change, as
+ * authorize() judges it): what a page offers, by the very rules authorize() enforces.
  */
-export const mayDo = (principal: Principal, action: Action): boolean =>
-  denial(principal, action === 'update' ? 'change_status' : action) === null;
+export const mayDo = (principal: Principal, action: Action, fields: readonly string[] = []): boolean =>
+  denial(principal, neededFor(action, fields)) === null;
 
 /**
  * Throws a 403 unless the principal may do `action`. For `update`, `fields` are the ones the request
  * changes (none given: judged as a status-only change).
  */
 export function authorize(principal: Principal, action: Action, fields: readonly string[] = []): void {
-  const needed =
-    action === 'update' ? (fields.every((field) => MEMBER_FIELDS.has(field)) ? 'change_status' : 'write') : action;
-  const reason = denial(principal, needed);
+  const reason = denial(principal, neededFor(action, fields));
   if (reason) throw forbidden(reason, principal.kind === 'api_key' ? 'INSUFFICIENT_SCOPE' : 'INSUFFICIENT_ROLE');
 }

@@ -1,41 +1,68 @@
 import { Router, type Request, type Response } from 'express';
 import { entityHistory } from '../analytics/analytics.service.js';
-import { authorize, type Action } from '../auth/authorize.js';
-import { toCommentResponse } from '../comments/comment.presenter.js';
-import { createCommentBody } from '../comments/comment.schemas.js';
-import { addComment, listComments } from '../comments/comment.service.js';
-import { HttpError } from '../errors/http-error.js';
-import { cachedList } from '../http/cached-list.js';
-import { envelopeOf, idParam, listRequest } from '../http/params.js';
+import { commentFeature } from '../comments/comment.routes.js';
+import type { Comment } from '../comments/comment.responses.js';
+import { operation } from '../http/operations.js';
+import { idParam } from '../http/params.js';
 import type { Services } from '../http/route.js';
-import { toIssueResponse } from '../issues/issue.presenter.js';
 import type { Issue } from '../issues/issue.responses.js';
-import { listIssuesOffsetQuery, updateIssueBody } from '../issues/issue.schemas.js';
-import { changeIssue, getIssue, listIssues } from '../issues/issue.service.js';
+import { issueBusinessRoutes } from '../issues/issue.routes.js';
+import { hasMessage, t } from '../shared/messages.js';
 import { ISSUE_STATUSES, PRIORITIES } from '../shared/schemas.js';
-import { getTeam } from '../team/team.service.js';
-import { allowed, memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { formBody, formFields, parseForm } from './dashboard.forms.js';
+import { teamFeature } from '../team/team.routes.js';
+import type { Team } from '../team/team.responses.js';
+import { memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
+import {
+  fieldWords,
+  mayRun,
+  mountForm,
+  pageRead,
+  refusalOf,
+  replyBody,
+  type FormAction,
+  type PageCall,
+  type Refused,
+} from './dashboard.actions.js';
+import { formList } from './dashboard.forms.js';
 import { age } from './dashboard.inbox.js';
-import { assertFormPost, BASE_PATH } from './dashboard.session.js';
+import { BASE_PATH } from './dashboard.session.js';
 import { sendView, when, type FieldErrors } from './dashboard.views.js';
+
+export const ISSUES = {
+  list: operation(issueBusinessRoutes, 'listBusinessIssues'),
+  get: operation(issueBusinessRoutes, 'getBusinessIssue'),
+  create: operation(issueBusinessRoutes, 'createBusinessIssue'),
+  change: operation(issueBusinessRoutes, 'updateBusinessIssue'),
+  comments: operation(commentFeature, 'listBusinessIssueComments'),
+  comment: operation(commentFeature, 'addBusinessIssueComment'),
+};
+const TEAM = operation(teamFeature, 'getTeam');
 
 const QUERY_FIELDS = ['status', 'priority', 'assignee_id', 'q', 'limit', 'offset'] as const;
 type IssueValues = Partial<Record<(typeof QUERY_FIELDS)[number], string>>;
 
-const LABELS: Record<string, string> = {
-  status: 'The status',
-  priority: 'The priority',
-  assignee_id: 'The assignee',
-  q: 'The search',
-  limit: 'The page size',
-  offset: 'The position',
+/** Catalogue keys of the fields' labels, the list's filters and the forms' alike. */
+const LABELS = {
+  title: 'issues.field.title',
+  description: 'issues.field.description',
+  status: 'issues.field.status',
+  priority: 'issues.field.priority',
+  assignee_id: 'issues.field.assignee',
+  customer_name: 'issues.field.customer_name',
+  customer_email: 'issues.field.customer_email',
+  tags: 'issues.field.tags',
+  q: 'issues.field.q',
+  limit: 'issues.field.limit',
+  offset: 'issues.field.offset',
+  content: 'issues.field.comment',
 };
 
-const SAVED: Record<string, string> = {
-  changed: 'The issue is changed.',
-  commented: 'Your comment is added.',
-};
+/** What a post's redirect says happened: a catalogue key (`issues.saved.<this>`). */
+const SAVED = new Set(['created', 'changed', 'commented']);
+
+/** The words of a status or a priority, as the forms and the lists show them. */
+const valueWords = (statuses: readonly string[], kind: 'status' | 'priority') =>
+  statuses.map((value) => ({ value, text: t(`issues.${kind}.${value}`) }));
 
 /** The query's values the list knows, as typed (an empty one is no filter). */
 function listValues(req: Request): IssueValues {
@@ -55,6 +82,71 @@ function pageHref(businessId: string, values: IssueValues, offset: number): stri
   return `${BASE_PATH}/b/${businessId}/issues${search ? `?${search}` : ''}`;
 }
 
+/** The business's members by id, with the name a page shows for each. */
+async function membersOf(services: Services, who: SignedInMember) {
+  const team = replyBody<Team>(await TEAM.invoke(services, who.principal));
+  const members = team.members.map((m) => ({ id: m.user_id, name: m.name ?? m.email }));
+  const names = new Map(members.map((m) => [m.id, m.name]));
+  const nameOf = (id: string | null) => (id ? (names.get(id) ?? t('issues.former_member')) : null);
+  return { members, nameOf };
+}
+
+const EMPTY_ISSUE = { title: '', description: '', priority: 'medium', assignee_id: '', customer_name: '' };
+
+interface ListState {
+  status?: number;
+  creating?: { values: Record<string, string>; tags: string[]; errors: FieldErrors };
+}
+
+/**
+ * Issues: the business family's list (GET /businesses/:id/issues, its parameters and its cache
+ * entry) with the form that opens one (POST .../issues), and an issue's page whose forms are its
+ * JSON routes': PATCH (`update`: a member may change the status; assigning and the priority need
+ * owner or admin), whose state rules (assigning an open issue, resolved_at) are the API's, and
+ * POST .../comments. Access is the operations' own.
+ */
+async function showList(services: Services, req: Request, res: Response, who: SignedInMember, state: ListState) {
+  const { businessId } = who.principal;
+  const values = listValues(req);
+  const { members, nameOf } = await membersOf(services, who);
+  const frame = {
+    ...memberFrame(who, t('issues.title'), 'issues'),
+    values,
+    statuses: valueWords(ISSUE_STATUSES, 'status'),
+    priorities: valueWords(PRIORITIES, 'priority'),
+    members,
+    canCreate: mayRun(who.principal, ISSUES.create),
+    tags: who.settings.tags,
+    creating: state.creating ?? { values: EMPTY_ISSUE, tags: [], errors: {} },
+  };
+  let body: { data: Issue[]; total: number; limit: number; offset: number };
+  try {
+    body = replyBody(await ISSUES.list.invoke(services, who.principal, { query: values }));
+  } catch (err) {
+    const refusal = refusalOf(err);
+    if (!refusal) throw err;
+    const errors = fieldWords(refusal.errors ?? [], LABELS);
+    return sendView(res, refusal.statusCode, 'issues', { ...frame, errors, rows: [], total: 0, offset: 0 });
+  }
+  const now = Date.now();
+  const { limit, offset, total } = body;
+  sendView(res, state.status ?? 200, 'issues', {
+    ...frame,
+    errors: {},
+    rows: body.data.map((issue) => ({
+      ...issue,
+      statusText: t(`issues.status.${issue.status}`),
+      priorityText: t(`issues.priority.${issue.priority}`),
+      assignee: nameOf(issue.assignee_id),
+      age: age(issue.created_at, now),
+    })),
+    total,
+    offset,
+    previous: offset > 0 ? pageHref(businessId, values, Math.max(0, offset - limit)) : undefined,
+    next: offset + limit < total ? pageHref(businessId, values, offset + limit) : undefined,
+  });
+}
+
 interface IssuePageState {
   status?: number;
   changing?: { errors: FieldErrors; formError?: string };
@@ -62,162 +154,125 @@ interface IssuePageState {
   saved?: string;
 }
 
-/**
- * Issues: the business family's list (GET /businesses/:id/issues, its parameters and its cache
- * entry), and an issue's page whose forms are its JSON routes': PATCH (`update`: a member may change
- * the status; assigning and the priority need owner or admin) through changeIssue, whose state rules
- * (assigning an open issue, resolved_at) are the API's, and comments (`comment`) through addComment.
- */
+/** What an issue's history says of an entry, as people read it. */
+const historyWhat = (type: string) => (hasMessage(`issues.history.${type}`) ? t(`issues.history.${type}`) : type);
+
+async function showIssue(services: Services, res: Response, who: SignedInMember, id: string, state: IssuePageState) {
+  const { businessId } = who.principal;
+  const issue = replyBody<Issue>(await ISSUES.get.invoke(services, who.principal, { params: { id } }));
+  const [{ members, nameOf }, comments, history] = await Promise.all([
+    membersOf(services, who),
+    ISSUES.comments.invoke(services, who.principal, { params: { id }, query: { order: 'asc', limit: '100' } }),
+    pageRead(services, who.principal, (db) => entityHistory(db, businessId, 'issue', id)),
+  ]);
+  const listed = replyBody<{ data: Comment[]; total: number }>(comments);
+  sendView(res, state.status ?? 200, 'issue', {
+    ...memberFrame(who, t('issues.issue.title'), 'issues'),
+    issue: {
+      ...issue,
+      statusText: t(`issues.status.${issue.status}`),
+      priorityText: t(`issues.priority.${issue.priority}`),
+      assignee: nameOf(issue.assignee_id),
+      created: when(new Date(issue.created_at)),
+      resolved: issue.resolved_at ? when(new Date(issue.resolved_at)) : null,
+    },
+    members,
+    statuses: valueWords(ISSUE_STATUSES, 'status'),
+    priorities: valueWords(PRIORITIES, 'priority'),
+    history: history.map((entry) => ({
+      what: historyWhat(entry.type),
+      who:
+        entry.actor_name ??
+        (entry.actor_api_key_name ? t('issues.history.api_key', { name: entry.actor_api_key_name }) : null),
+      when: when(entry.created_at),
+    })),
+    comments: listed.data.map((c) => ({ ...c, when: when(new Date(c.created_at)) })),
+    commentTotal: listed.total,
+    // What the change form offers is what its operation would accept of this viewer.
+    canWrite: mayRun(who.principal, ISSUES.change, ['priority', 'assignee_id']),
+    canStatus: mayRun(who.principal, ISSUES.change, ['status']),
+    canComment: mayRun(who.principal, ISSUES.comment),
+    changing: state.changing ?? { errors: {} },
+    commenting: state.commenting ?? { value: '', errors: {} },
+    saved: state.saved,
+  });
+}
+
+const list = '/b/:business_id/issues';
+const one = `${list}/:id`;
+const pageOf = (who: SignedInMember, id: string, saved: string, anchor = '') =>
+  `${BASE_PATH}/b/${who.principal.businessId}/issues/${id}?saved=${saved}${anchor}`;
+const thisIssue = (req: Request) => String(req.params.id).toLowerCase();
+
+/** Only what the form moves is a change, as a PATCH gives only what it changes. */
+async function changedFields(sent: Record<string, string>, { services, who, req }: PageCall) {
+  const before = replyBody<Issue>(await ISSUES.get.invoke(services, who.principal, { params: { id: thisIssue(req) } }));
+  const fields: Record<string, string | null> = {};
+  if (sent.status !== undefined && sent.status !== before.status) fields.status = sent.status;
+  if (sent.priority !== undefined && sent.priority !== before.priority) fields.priority = sent.priority;
+  if (sent.assignee_id !== undefined && (sent.assignee_id || null) !== before.assignee_id) {
+    fields.assignee_id = sent.assignee_id || null;
+  }
+  return fields;
+}
+
+/** A new issue's body: an empty optional field is one not given. */
+const newIssue = (fields: Record<string, string>, { req }: PageCall) => ({
+  title: fields.title ?? '',
+  description: fields.description ?? '',
+  priority: fields.priority || undefined,
+  assignee_id: fields.assignee_id || null,
+  customer_name: fields.customer_name?.trim() ? fields.customer_name : null,
+  customer_email: fields.customer_email?.trim() ? fields.customer_email : null,
+  tags: formList(req, 'tags'),
+});
+
+const issueAgain =
+  (state: (refused: Refused) => IssuePageState) =>
+  ({ services, res, who, req }: PageCall, refused: Refused) =>
+    showIssue(services, res, who, thisIssue(req), { status: refused.status, ...state(refused) });
+
+export const ISSUE_FORMS: FormAction[] = [
+  {
+    path: list,
+    runs: ISSUES.create,
+    body: newIssue,
+    labels: LABELS,
+    done: ({ who }, reply) => pageOf(who, replyBody<Issue>(reply).id, 'created'),
+    again: ({ services, req, res, who }, { status, values, errors }) =>
+      showList(services, req, res, who, {
+        status,
+        creating: { values: { ...EMPTY_ISSUE, ...values }, tags: formList(req, 'tags'), errors },
+      }),
+  },
+  {
+    path: one,
+    runs: ISSUES.change,
+    body: changedFields,
+    labels: LABELS,
+    done: ({ who, req }) => pageOf(who, thisIssue(req), 'changed'),
+    again: issueAgain(({ errors }) => ({ changing: { errors, formError: errors[''] } })),
+  },
+  {
+    path: `${one}/comments`,
+    runs: ISSUES.comment,
+    body: (fields) => ({ content: fields.content ?? '' }),
+    labels: LABELS,
+    done: ({ who, req }) => pageOf(who, thisIssue(req), 'commented', '#comments'),
+    again: issueAgain(({ values, errors }) => ({ commenting: { value: values.content ?? '', errors } })),
+  },
+];
+
 export function issuePages(services: Services): Router {
   const router = Router();
-  const pool = services.db.pool;
-  const list = '/b/:business_id/issues';
-  const one = `${list}/:issue_id`;
-  const pageOf = (who: SignedInMember, id: string) => `${BASE_PATH}/b/${who.principal.businessId}/issues/${id}`;
-
-  const allowedTo = (req: Request, res: Response, action: Action, fields?: string[]): SignedInMember => {
-    const who = memberOf(res);
-    authorize(who.principal, action, fields);
-    if (req.method === 'POST') assertFormPost(req, services, who.token);
-    return who;
-  };
-
   router.get(list, requireMember(services), async (req, res) => {
-    const who = allowedTo(req, res, 'read');
-    const { businessId } = who.principal;
-    const values = listValues(req);
-    const { members } = await getTeam(pool, businessId);
-    const names = new Map(members.map((m) => [m.id, m.name ?? m.email]));
-    const frame = {
-      ...memberFrame(who, 'Issues', 'issues'),
-      values,
-      statuses: ISSUE_STATUSES,
-      priorities: PRIORITIES,
-      members: members.map((m) => ({ id: m.id, name: m.name ?? m.email })),
-    };
-    const parsed = parseForm(listIssuesOffsetQuery, values, LABELS);
-    if (!parsed.ok) {
-      return sendView(res, 400, 'issues', { ...frame, errors: parsed.errors, rows: [], total: 0, offset: 0 });
-    }
-    const query = parsed.data;
-    const reply = await cachedList(
-      services.lists,
-      who.principal,
-      `business issues ${JSON.stringify(query)}`,
-      async () => {
-        const { page, filter } = listRequest(query);
-        const { assignee_id, ...rest } = filter;
-        const result = await services.reads.read(who.principal, 'dashboard', (reader) =>
-          listIssues(reader, businessId, { ...rest, assigneeId: assignee_id }, page),
-        );
-        return envelopeOf(query, result.rows.map(toIssueResponse), result.total);
-      },
-    );
-    const body = (
-      reply.kind === 'media' ? JSON.parse(reply.body.toString()) : reply.kind === 'json' ? reply.body : null
-    ) as { data: Issue[]; total: number; limit: number; offset: number };
-    const now = Date.now();
-    const { limit, offset, total } = body;
-    sendView(res, 200, 'issues', {
-      ...frame,
-      errors: {},
-      rows: body.data.map((issue) => ({
-        ...issue,
-        assignee: issue.assignee_id ? (names.get(issue.assignee_id) ?? 'A former member') : null,
-        age: age(issue.created_at, now),
-      })),
-      total,
-      offset,
-      previous: offset > 0 ? pageHref(businessId, values, Math.max(0, offset - limit)) : undefined,
-      next: offset + limit < total ? pageHref(businessId, values, offset + limit) : undefined,
-    });
+    await showList(services, req, res, memberOf(res), {});
   });
-
-  async function show(res: Response, who: SignedInMember, id: string, state: IssuePageState) {
-    const { businessId } = who.principal;
-    const issue = toIssueResponse(await getIssue(pool, businessId, id));
-    const page = { sort: 'created_at' as const, order: 'asc' as const, limit: 100, offset: 0 };
-    const [{ members }, comments, history] = await Promise.all([
-      getTeam(pool, businessId),
-      listComments(pool, businessId, 'issue', id, page),
-      entityHistory(pool, businessId, 'issue', id),
-    ]);
-    const names = new Map(members.map((m) => [m.id, m.name ?? m.email]));
-    sendView(res, state.status ?? 200, 'issue', {
-      ...memberFrame(who, 'Issue', 'issues'),
-      issue: {
-        ...issue,
-        assignee: issue.assignee_id ? (names.get(issue.assignee_id) ?? 'A former member') : null,
-        created: when(new Date(issue.created_at)),
-        resolved: issue.resolved_at ? when(new Date(issue.resolved_at)) : null,
-      },
-      members: members.map((m) => ({ id: m.id, name: m.name ?? m.email })),
-      statuses: ISSUE_STATUSES,
-      priorities: PRIORITIES,
-      history: history.map((entry) => ({
-        what: entry.type.replace('issue.', ''),
-        who: entry.actor_name ?? (entry.actor_api_key_name ? `API key ${entry.actor_api_key_name}` : null),
-        when: when(entry.created_at),
-      })),
-      comments: comments.rows.map((c) => ({ ...toCommentResponse(c), when: when(c.created_at) })),
-      commentTotal: comments.total,
-      canWrite: allowed(who.principal, 'write'),
-      canStatus: allowed(who.principal, 'change_status'),
-      canComment: allowed(who.principal, 'comment'),
-      changing: state.changing ?? { errors: {} },
-      commenting: state.commenting ?? { value: '', errors: {} },
-      saved: state.saved,
-    });
-  }
-
   router.get(one, requireMember(services), async (req, res) => {
-    const who = allowedTo(req, res, 'read');
-    const saved = typeof req.query.saved === 'string' ? SAVED[req.query.saved] : undefined;
-    await show(res, who, idParam(req.params.issue_id, 'Issue'), { saved });
+    const saved = typeof req.query.saved === 'string' && SAVED.has(req.query.saved) ? req.query.saved : undefined;
+    const id = idParam(req.params.id, 'Issue');
+    await showIssue(services, res, memberOf(res), id, { saved: saved && t(`issues.saved.${saved}`) });
   });
-
-  router.post(one, requireMember(services), formBody, async (req, res) => {
-    const id = idParam(req.params.issue_id, 'Issue');
-    const before = await getIssue(pool, memberOf(res).principal.businessId, id);
-    // Only what the form moves is a change, as a PATCH gives only what it changes.
-    const sent = formFields(req);
-    const fields: Record<string, string | null> = {};
-    if (sent.status !== undefined && sent.status !== before.status) fields.status = sent.status;
-    if (sent.priority !== undefined && sent.priority !== before.priority) fields.priority = sent.priority;
-    if (sent.assignee_id !== undefined && (sent.assignee_id || null) !== before.assignee_id) {
-      fields.assignee_id = sent.assignee_id || null;
-    }
-    const who = allowedTo(req, res, 'update', Object.keys(fields));
-    const form = parseForm(updateIssueBody, fields, {
-      status: 'The status',
-      priority: 'The priority',
-      assignee_id: 'The assignee',
-    });
-    if (!form.ok) {
-      const formError = form.errors[''] ? 'Change at least one of status, priority or assignee.' : undefined;
-      return show(res, who, id, { status: 400, changing: { errors: form.errors, formError } });
-    }
-    try {
-      await changeIssue(pool, who.principal, id, form.data);
-    } catch (err) {
-      // The service's refusal of an assignee (not a member) is about that field.
-      if (err instanceof HttpError && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 404) {
-        return show(res, who, id, { status: err.statusCode, changing: { errors: { assignee_id: err.message } } });
-      }
-      throw err;
-    }
-    res.redirect(303, `${pageOf(who, id)}?saved=changed`);
-  });
-
-  router.post(`${one}/comments`, requireMember(services), formBody, async (req, res) => {
-    const who = allowedTo(req, res, 'comment');
-    const id = idParam(req.params.issue_id, 'Issue');
-    const content = formFields(req).content ?? '';
-    const form = parseForm(createCommentBody, { content }, { content: 'The comment' });
-    if (!form.ok) return show(res, who, id, { status: 400, commenting: { value: content, errors: form.errors } });
-    await addComment(pool, who.principal, 'issue', id, form.data.content);
-    res.redirect(303, `${pageOf(who, id)}?saved=commented#comments`);
-  });
-
+  for (const action of ISSUE_FORMS) mountForm(router, services, action);
   return router;
 }

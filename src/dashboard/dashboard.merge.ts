@@ -1,15 +1,21 @@
-import type { Request, Response, Router } from 'express';
-import type pg from 'pg';
-import { authorize } from '../auth/authorize.js';
-import { HttpError } from '../errors/http-error.js';
-import { idParam } from '../http/params.js';
+import type { UserPrincipal } from '../auth/principal.js';
+import { operation } from '../http/operations.js';
 import type { Services } from '../http/route.js';
-import { mergeSuggestions, similarSuggestions, unmergeSuggestion } from '../merges/merge.service.js';
-import { getSuggestion } from '../suggestions/suggestion.service.js';
-import type { SuggestionRow } from '../suggestions/suggestion.repository.js';
-import { memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { formBody, formFields } from './dashboard.forms.js';
-import { assertFormPost, BASE_PATH } from './dashboard.session.js';
+import type { SimilarSuggestion } from '../merges/merge.responses.js';
+import { mergeBusinessRoutes } from '../merges/merge.routes.js';
+import { t } from '../shared/messages.js';
+import type { SuggestionDashboard } from '../suggestions/suggestion.responses.js';
+import { suggestionBusinessRoutes } from '../suggestions/suggestion.routes.js';
+import { replyBody, type FormAction, type PageCall, type Refused } from './dashboard.actions.js';
+import { BASE_PATH } from './dashboard.session.js';
+import type { SuggestionPageState } from './dashboard.suggestion-forms.js';
+
+export const MERGES = {
+  similar: operation(mergeBusinessRoutes, 'listBusinessSimilarSuggestions'),
+  merge: operation(mergeBusinessRoutes, 'mergeBusinessSuggestions'),
+  unmerge: operation(mergeBusinessRoutes, 'unmergeBusinessSuggestion'),
+};
+const GET = operation(suggestionBusinessRoutes, 'getBusinessSuggestion');
 
 /** What the suggestion's page shows of merging: where a merged one went, or its likely duplicates. */
 export interface MergeView {
@@ -18,75 +24,72 @@ export interface MergeView {
   mergeError?: string;
 }
 
-const pageOf = (businessId: string, id: string) => `${BASE_PATH}/b/${businessId}/suggestions/${id}`;
+export const suggestionHref = (businessId: string, id: string) => `${BASE_PATH}/b/${businessId}/suggestions/${id}`;
 
-export async function mergeView(pool: pg.Pool, businessId: string, row: SuggestionRow): Promise<MergeView> {
-  if (row.merged_into) {
-    const target = await getSuggestion(pool, businessId, row.merged_into);
+/** A suggestion as the operation reads it, for the page of `principal`. */
+export async function readSuggestion(services: Services, principal: UserPrincipal, id: string) {
+  return replyBody<SuggestionDashboard>(await GET.invoke(services, principal, { params: { id } }));
+}
+
+export async function mergeView(
+  services: Services,
+  principal: UserPrincipal,
+  suggestion: Pick<SuggestionDashboard, 'id' | 'merged_into'>,
+): Promise<MergeView> {
+  const { businessId } = principal;
+  if (suggestion.merged_into) {
+    const target = await readSuggestion(services, principal, suggestion.merged_into);
     return {
-      mergedInto: { id: target.id, content: target.content, href: pageOf(businessId, target.id) },
+      mergedInto: { id: target.id, content: target.content, href: suggestionHref(businessId, target.id) },
       similar: [],
     };
   }
-  const similar = await similarSuggestions(pool, businessId, row.id);
+  const reply = await MERGES.similar.invoke(services, principal, { params: { id: suggestion.id } });
+  const similar = replyBody<{ data: SimilarSuggestion[] }>(reply).data;
   return {
     mergedInto: null,
     similar: similar.map((s) => ({
       id: s.id,
       content: s.content,
-      status: s.status.replace('_', ' '),
+      status: t(`suggestion.status.${s.status}`),
       upvotes: s.upvote_count,
       percent: Math.round(s.similarity * 100),
-      href: pageOf(businessId, s.id),
+      href: suggestionHref(businessId, s.id),
     })),
   };
 }
 
+/** Where the page goes after a merge form: the suggestion's page, saying what happened. */
+const back =
+  (saved: string, anchor = '') =>
+  ({ who, req }: PageCall) =>
+    `${suggestionHref(who.principal.businessId, String(req.params.id).toLowerCase())}?saved=${saved}${anchor}`;
+
+type Again = (state: (refused: Refused) => SuggestionPageState) => FormAction['again'];
+
+/** A refused merge (merged elsewhere meanwhile, not merged any more): said where the merge forms are. */
+const refusedMerge = ({ errors }: Refused): SuggestionPageState => ({
+  mergeError: errors[''] ?? errors.source_ids ?? Object.values(errors)[0],
+});
+
 /**
- * The forms of merging on a suggestion's page, through the services and the authorize() action of
- * POST .../merge and .../unmerge (`change_status`): "Merge into this one" on a likely duplicate, and
- * "Unmerge" on a merged suggestion. A refusal (409) is shown on the page by `show`.
+ * The forms of merging on a suggestion's page, running POST .../merge and .../unmerge of the business
+ * family (`change_status`): "Merge into this one" on a likely duplicate, and "Unmerge" on a merged
+ * suggestion. A refusal is shown on the page.
  */
-export function addMergeForms(
-  router: Router,
-  services: Services,
-  path: string,
-  show: (res: Response, who: SignedInMember, id: string, mergeError: string, status: number) => Promise<void>,
-) {
-  const pool = services.db.pool;
-  const allowedTo = (req: Request, res: Response) => {
-    const who = memberOf(res);
-    authorize(who.principal, 'change_status');
-    assertFormPost(req, services, who.token);
-    return who;
-  };
-  const refusal = async (res: Response, who: SignedInMember, id: string, err: unknown) => {
-    if (err instanceof HttpError && (err.statusCode === 409 || err.statusCode === 400)) {
-      return show(res, who, id, err.message, err.statusCode);
-    }
-    throw err;
-  };
-
-  router.post(`${path}/merge`, requireMember(services), formBody, async (req, res) => {
-    const who = allowedTo(req, res);
-    const id = idParam(req.params.id, 'Suggestion');
-    const sourceId = idParam(formFields(req).source_id, 'Suggestion');
-    try {
-      await mergeSuggestions(pool, who.principal, id, [sourceId]);
-    } catch (err) {
-      return refusal(res, who, id, err);
-    }
-    res.redirect(303, `${pageOf(who.principal.businessId, id)}?saved=merged#duplicates`);
-  });
-
-  router.post(`${path}/unmerge`, requireMember(services), formBody, async (req, res) => {
-    const who = allowedTo(req, res);
-    const id = idParam(req.params.id, 'Suggestion');
-    try {
-      await unmergeSuggestion(pool, who.principal, id);
-    } catch (err) {
-      return refusal(res, who, id, err);
-    }
-    res.redirect(303, `${pageOf(who.principal.businessId, id)}?saved=unmerged`);
-  });
-}
+export const mergeForms = (path: string, again: Again): FormAction[] => [
+  {
+    path: `${path}/merge`,
+    runs: MERGES.merge,
+    body: (fields) => ({ source_ids: [fields.source_id ?? ''] }),
+    labels: { source_ids: 'merge.field.source' },
+    done: back('merged', '#duplicates'),
+    again: again(refusedMerge),
+  },
+  {
+    path: `${path}/unmerge`,
+    runs: MERGES.unmerge,
+    done: back('unmerged'),
+    again: again(refusedMerge),
+  },
+];

@@ -9,22 +9,29 @@ import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
 import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
-import { issuePages } from './dashboard.issues.js';
-import { qrCodePages } from './dashboard.qr-codes.js';
-import { settingsPages } from './dashboard.settings.js';
+import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
+import { QR_FORMS, qrCodePages } from './dashboard.qr-codes.js';
+import { SETTINGS_FORMS, settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { SUGGESTION_FORMS, suggestionPages } from './dashboard.suggestion.js';
 import { TAG_FORMS, tagPages } from './dashboard.tags.js';
 import { teamPages } from './dashboard.team.js';
 import { DASHBOARD_ASSETS } from './dashboard.views.js';
-import { webhookPages } from './dashboard.webhooks.js';
+import { WEBHOOK_FORMS, webhookPages } from './dashboard.webhooks.js';
 import type { FormAction } from './dashboard.actions.js';
 
 /**
  * The dashboard's forms that run a declared operation (dashboard.actions.ts): the page table the tests
  * hold against the route table.
  */
-export const DASHBOARD_FORMS: readonly FormAction[] = [...SUGGESTION_FORMS, ...TAG_FORMS];
+export const DASHBOARD_FORMS: readonly FormAction[] = [
+  ...SUGGESTION_FORMS,
+  ...TAG_FORMS,
+  ...ISSUE_FORMS,
+  ...QR_FORMS,
+  ...SETTINGS_FORMS,
+  ...WEBHOOK_FORMS,
+];
 
 /** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
 const policy = pagePolicy("'none'");

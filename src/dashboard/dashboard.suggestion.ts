@@ -14,8 +14,8 @@ import { getSuggestion } from '../suggestions/suggestion.service.js';
 import { listTags } from '../tags/tag.service.js';
 import { listVotes } from '../votes/vote.service.js';
 import { allowed, memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { mountForm, type PageCall, type Refused } from './dashboard.actions.js';
-import { addMergeForms, mergeView } from './dashboard.merge.js';
+import { mayRun, mountForm, type PageCall, type Refused } from './dashboard.actions.js';
+import { MERGES, mergeForms, mergeView, readSuggestion, suggestionHref } from './dashboard.merge.js';
 import { SUGGESTIONS, suggestionForms, type SuggestionPageState } from './dashboard.suggestion-forms.js';
 import { sendView, when } from './dashboard.views.js';
 
@@ -32,14 +32,30 @@ const SAVED = new Set([
   'tagged',
 ]);
 
-/** A recorded value as text: the activity records plain values (a status, a priority) and tag lists. */
-const shown = (value: unknown): string => {
-  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map(shown).join(', ');
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '—';
-};
+/** A recorded value in the words the forms use ("In progress"); tag lists by their names. */
+function shown(field: string, value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? t('suggestion.history.none') : value.join(', ');
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return '—';
+  const key = `suggestion.${field}.${String(value)}`;
+  return hasMessage(key) ? t(key) : String(value);
+}
 
 /** Whether a recorded field moved: tag lists compare by their names. */
 const moved = (from: unknown, to: unknown) => JSON.stringify(from) !== JSON.stringify(to);
+
+/** A public reply's text, from what the activity recorded of it (the reply, or null). */
+const replyText = (reply: unknown): string | null => {
+  const content = (reply as { content?: unknown } | null)?.content;
+  return typeof content === 'string' ? content : null;
+};
+
+/** A reply's change as a person reads it: added, changed or removed, with its text. */
+function describeReply(from: unknown, to: unknown): string {
+  const before = replyText(from);
+  const after = replyText(to);
+  if (after === null) return t('suggestion.history.reply.removed', { text: before ?? '' });
+  return t(before === null ? 'suggestion.history.reply.added' : 'suggestion.history.reply.changed', { text: after });
+}
 
 /** What a change recorded, as a person reads it: each field that moved, from and to. */
 function describeChange(data: Record<string, unknown>): string[] {
@@ -47,7 +63,33 @@ function describeChange(data: Record<string, unknown>): string[] {
   const to = (data.to ?? {}) as Record<string, unknown>;
   return Object.keys(to)
     .filter((field) => moved(from[field], to[field]))
-    .map((field) => `${field.replace('_', ' ')}: ${shown(from[field])} → ${shown(to[field])}`);
+    .map((field) => {
+      if (field === 'reply') return describeReply(from[field], to[field]);
+      const name = hasMessage(`suggestion.history.field.${field}`) ? t(`suggestion.history.field.${field}`) : field;
+      return t('suggestion.history.change', {
+        field: name,
+        from: shown(field, from[field]),
+        to: shown(field, to[field]),
+      });
+    });
+}
+
+/** The suggestion a merge went into (or an unmerge came out of), as a link: its content, shortened. */
+async function mergeTargets(services: Services, who: SignedInMember, history: { type: string; data: unknown }[]) {
+  const ids = new Set(
+    history
+      .filter((entry) => entry.type === 'suggestion.merged' || entry.type === 'suggestion.unmerged')
+      .map((entry) => (entry.data as { target_id?: unknown } | null)?.target_id)
+      .filter((id): id is string => typeof id === 'string'),
+  );
+  const targets = new Map<string, { href: string; text: string }>();
+  for (const id of ids) {
+    const href = suggestionHref(who.principal.businessId, id);
+    const target = await readSuggestion(services, who.principal, id).catch(() => null);
+    const content = target?.content ?? t('suggestion.history.another');
+    targets.set(id, { href, text: content.length > 80 ? `${content.slice(0, 79)}…` : content });
+  }
+  return targets;
 }
 
 /**
@@ -77,9 +119,10 @@ async function show(
     listComments(pool, businessId, 'suggestion', id, page),
     listVotes(pool, businessId, id, { ...page, order: 'desc', limit: 50 }),
     row.location_id ? getLocation(pool, businessId, row.location_id).catch(() => null) : null,
-    mergeView(pool, businessId, row),
+    mergeView(services, who.principal, suggestion),
     listTags(pool, businessId),
   ]);
+  const targets = await mergeTargets(services, who, history);
   const qrCodeId = history.find((entry) => entry.type === 'suggestion.created')?.actor_qr_code_id;
   const qrCode = qrCodeId ? await getQrCode(pool, businessId, qrCodeId).catch(() => null) : null;
   const canWrite = allowed(who.principal, 'write');
@@ -97,15 +140,20 @@ async function show(
     },
     history: history.map((entry) => ({
       what: hasMessage(`suggestion.history.${entry.type}`) ? t(`suggestion.history.${entry.type}`) : entry.type,
-      who: entry.actor_name ?? (entry.actor_api_key_name ? `API key ${entry.actor_api_key_name}` : null),
+      who:
+        entry.actor_name ??
+        (entry.actor_api_key_name ? t('suggestion.history.api_key', { name: entry.actor_api_key_name }) : null),
       changes: entry.type === 'suggestion.updated' ? describeChange(entry.data) : [],
+      // A merge names the suggestion it went into; an unmerge, the one it came out of.
+      target: targets.get(String((entry.data as { target_id?: unknown } | null)?.target_id)),
       when: when(entry.created_at),
     })),
     comments: comments.rows.map((c) => ({ ...toCommentResponse(c), when: when(c.created_at) })),
     commentTotal: comments.total,
-    statuses: SUGGESTION_STATUSES,
-    priorities: PRIORITIES,
-    visibilities: VISIBILITIES,
+    // The options in the words History uses for the same values.
+    statuses: SUGGESTION_STATUSES.map((value) => ({ value, text: t(`suggestion.status.${value}`) })),
+    priorities: PRIORITIES.map((value) => ({ value, text: t(`suggestion.priority.${value}`) })),
+    visibilities: VISIBILITIES.map((value) => ({ value, text: t(`suggestion.visibility.${value}`) })),
     canWrite,
     canStatus: allowed(who.principal, 'change_status'),
     canComment: allowed(who.principal, 'comment'),
@@ -121,6 +169,7 @@ async function show(
     replying: state.replying ?? { value: suggestion.reply?.content ?? '', errors: {} },
     // Merging: as POST .../merge and .../unmerge (`change_status`)
     merging: { ...merging, mergeError: state.mergeError },
+    canMerge: mayRun(who.principal, MERGES.merge),
     saved: state.saved,
   });
 }
@@ -131,7 +180,7 @@ const again =
   ({ services, res, who, req }: PageCall, refused: Refused) =>
     show(services, res, who, String(req.params.id).toLowerCase(), { status: refused.status, ...state(refused, req) });
 
-export const SUGGESTION_FORMS = suggestionForms(again);
+export const SUGGESTION_FORMS = [...suggestionForms(again), ...mergeForms(path, again)];
 
 export function suggestionPages(services: Services): Router {
   const router = Router();
@@ -142,9 +191,6 @@ export function suggestionPages(services: Services): Router {
     await show(services, res, who, id, { saved: saved && t(`suggestion.saved.${saved}`) });
   });
   for (const action of SUGGESTION_FORMS) mountForm(router, services, action);
-  addMergeForms(router, services, path, (res, who, id, mergeError, status) =>
-    show(services, res, who, id, { status, mergeError }),
-  );
 
   return router;
 }

@@ -6,7 +6,16 @@ import { operation } from '../http/operations.js';
 import { DEFAULT_TAG_COLOR } from '../tags/tag.schemas.js';
 import { tagFeature } from '../tags/tag.routes.js';
 import { memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { mountForm, type FormAction, type PageCall, type Refused } from './dashboard.actions.js';
+import { notFound } from '../errors/http-error.js';
+import { idParam } from '../http/params.js';
+import {
+  assertMayRun,
+  mountForm,
+  replyBody,
+  type FormAction,
+  type PageCall,
+  type Refused,
+} from './dashboard.actions.js';
 import { BASE_PATH } from './dashboard.session.js';
 import { sendView, type FieldErrors } from './dashboard.views.js';
 
@@ -106,6 +115,19 @@ export function tagPages(services: Services): Router {
     const who = memberOf(res);
     const saved = typeof req.query.saved === 'string' && SAVED.has(req.query.saved) ? req.query.saved : undefined;
     await show(services, res, who, 200, { saved: saved && t(`tags.saved.${saved}`) });
+  });
+  // Deleting a tag takes it off every item that carries it: the page asks first, as for a location.
+  router.get(`${path}/:id/delete`, requireMember(services), async (req, res) => {
+    const who = memberOf(res);
+    assertMayRun(who.principal, TAGS.remove);
+    const id = idParam(req.params.id, 'Tag');
+    const tags = replyBody<{ data: TagRow[] }>(await TAGS.list.invoke(services, who.principal)).data;
+    const tag = tags.find((candidate) => candidate.id === id);
+    if (!tag) throw notFound('Tag');
+    sendView(res, 200, 'tag-delete', {
+      ...memberFrame(who, t('tags.delete.title'), 'settings'),
+      tag: { id: tag.id, name: tag.name },
+    });
   });
   for (const action of TAG_FORMS) mountForm(router, services, action);
   return router;

@@ -1,195 +1,204 @@
 import { Router, type Request, type Response } from 'express';
-import { EVENT_TYPES } from '../outbox/event.types.js';
-import { authorize } from '../auth/authorize.js';
-import { HttpError } from '../errors/http-error.js';
-import { createWebhookBody } from '../webhooks/webhook.schemas.js';
-import {
-  changeEndpoint,
-  createEndpoint,
-  getEndpoint,
-  listDeliveries,
-  listEndpoints,
-  removeEndpoint,
-  rotateSecret,
-  sendTestEvent,
-} from '../webhooks/webhook.service.js';
+import type { z } from 'zod';
+import { operation } from '../http/operations.js';
 import { idParam } from '../http/params.js';
 import type { Services } from '../http/route.js';
+import { EVENT_TYPES } from '../outbox/event.types.js';
+import { t } from '../shared/messages.js';
+import type { WebhookEndpoint, webhookDeliverySchema } from '../webhooks/webhook.responses.js';
+import { webhookFeature } from '../webhooks/webhook.routes.js';
 import { memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { formBody, formFields, formList, parseForm } from './dashboard.forms.js';
-import { assertFormPost, BASE_PATH } from './dashboard.session.js';
+import {
+  assertMayRun,
+  mountForm,
+  replyBody,
+  type FormAction,
+  type PageCall,
+  type Refused,
+} from './dashboard.actions.js';
+import { formFields, formList } from './dashboard.forms.js';
+import { BASE_PATH } from './dashboard.session.js';
 import { sendView, when, type FieldErrors } from './dashboard.views.js';
 
-type Endpoint = Awaited<ReturnType<typeof getEndpoint>>;
-
-const ENDPOINTS_SHOWN = 100;
-const DELIVERIES_SHOWN = 20;
-
-const SAVED: Record<string, string> = {
-  test: 'A test event is on its way: it appears below once sent.',
-  disabled: 'The endpoint is disabled: it receives nothing until enabled again.',
-  enabled: 'The endpoint is enabled.',
-  deleted: 'The endpoint is deleted.',
+export const WEBHOOKS = {
+  list: operation(webhookFeature, 'listWebhooks'),
+  get: operation(webhookFeature, 'getWebhook'),
+  create: operation(webhookFeature, 'createWebhook'),
+  change: operation(webhookFeature, 'updateWebhook'),
+  remove: operation(webhookFeature, 'deleteWebhook'),
+  rotate: operation(webhookFeature, 'rotateWebhookSecret'),
+  test: operation(webhookFeature, 'testWebhook'),
+  deliveries: operation(webhookFeature, 'listWebhookDeliveries'),
 };
 
-const DISABLED_REASONS: Record<string, string> = {
-  gone: 'disabled: the receiver answered 410 Gone',
-  failing: 'disabled: every delivery failed for too long',
+type Delivery = z.infer<typeof webhookDeliverySchema>;
+type Page<T> = { data: T[]; total: number };
+
+const ENDPOINTS_SHOWN = '100';
+const DELIVERIES_SHOWN = '20';
+
+/** What a post's redirect says happened: a catalogue key (`webhooks.saved.<this>`). */
+const SAVED = new Set(['test', 'disabled', 'enabled', 'deleted']);
+
+const LABELS = {
+  url: 'webhooks.field.url',
+  events: 'webhooks.field.events',
+  description: 'webhooks.field.description',
 };
 
 /** An endpoint as the pages show it. */
-const toView = (endpoint: Endpoint) => ({
+const toView = (endpoint: WebhookEndpoint) => ({
   id: endpoint.id,
   url: endpoint.url,
   description: endpoint.description,
-  events: endpoint.events.includes('*') ? 'all events' : endpoint.events.join(', '),
-  state: endpoint.active ? 'active' : (DISABLED_REASONS[endpoint.disabled_reason ?? ''] ?? 'disabled'),
+  events: endpoint.events.includes('*') ? t('webhooks.events.all') : endpoint.events.join(', '),
+  state: endpoint.active
+    ? t('webhooks.state.active')
+    : t(endpoint.disabled_reason ? `webhooks.state.${endpoint.disabled_reason}` : 'webhooks.state.disabled'),
   active: endpoint.active,
 });
 
+const savedOf = (req: Request) =>
+  typeof req.query.saved === 'string' && SAVED.has(req.query.saved)
+    ? t(`webhooks.saved.${req.query.saved}`)
+    : undefined;
+
+interface ListView {
+  status?: number;
+  values?: { url: string; description: string; events: string[] };
+  errors?: FieldErrors;
+}
+
 /**
  * Settings > Integrations > Webhooks: endpoints, their signing secrets (shown once, at creation and
- * rotation) and their recent deliveries, through the JSON routes' services and their action
- * (`manage_webhooks`: owners and admins).
+ * rotation) and their recent deliveries, through the webhook operations, whose access
+ * (`manage_webhooks`: owners and admins) is the pages' too.
  */
+async function showList(services: Services, req: Request, res: Response, who: SignedInMember, view: ListView) {
+  const query = { limit: ENDPOINTS_SHOWN };
+  const endpoints = replyBody<Page<WebhookEndpoint>>(await WEBHOOKS.list.invoke(services, who.principal, { query }));
+  sendView(res, view.status ?? 200, 'webhooks', {
+    ...memberFrame(who, t('webhooks.title'), 'integrations'),
+    endpoints: endpoints.data.map(toView),
+    total: endpoints.total,
+    eventTypes: EVENT_TYPES,
+    values: view.values ?? { url: '', description: '', events: [] },
+    errors: view.errors ?? {},
+    formError: view.errors?.[''],
+    saved: view.status ? undefined : savedOf(req),
+  });
+}
+
+async function showEndpoint(
+  services: Services,
+  req: Request,
+  res: Response,
+  who: SignedInMember,
+  id: string,
+  shown: { status: number; secret?: string },
+) {
+  const params = { id };
+  const [endpoint, deliveries] = await Promise.all([
+    WEBHOOKS.get.invoke(services, who.principal, { params }).then((r) => replyBody<WebhookEndpoint>(r)),
+    WEBHOOKS.deliveries
+      .invoke(services, who.principal, { params, query: { limit: DELIVERIES_SHOWN } })
+      .then((r) => replyBody<Page<Delivery>>(r)),
+  ]);
+  sendView(res, shown.status, 'webhook', {
+    ...memberFrame(who, t('webhooks.endpoint.title'), 'integrations'),
+    endpoint: toView(endpoint),
+    secret: shown.secret,
+    saved: shown.secret ? undefined : savedOf(req),
+    deliveries: deliveries.data.map((d) => ({
+      type: d.event_type,
+      status: d.status,
+      attempts: d.attempts,
+      code: d.last_status_code,
+      error: d.last_error,
+      last: d.last_attempt_at ? when(new Date(d.last_attempt_at)) : null,
+      created: when(new Date(d.created_at)),
+    })),
+    total: deliveries.total,
+  });
+}
+
+const path = '/b/:business_id/integrations/webhooks';
+const one = `${path}/:id`;
+const listOf = ({ who }: PageCall) => `${BASE_PATH}/b/${who.principal.businessId}/integrations/webhooks`;
+const thisEndpoint = (req: Request) => String(req.params.id).toLowerCase();
+
+const createAgain = ({ services, req, res, who }: PageCall, { status, values, errors }: Refused) =>
+  showList(services, req, res, who, {
+    status,
+    values: { url: values.url ?? '', description: values.description ?? '', events: formList(req, 'events') },
+    errors,
+  });
+
+export const WEBHOOK_FORMS: FormAction[] = [
+  {
+    path,
+    runs: WEBHOOKS.create,
+    body: (fields, { req }) => ({
+      url: fields.url ?? '',
+      events: formList(req, 'events'),
+      description: fields.description?.trim() ? fields.description : undefined,
+    }),
+    labels: LABELS,
+    done: listOf,
+    // The signing secret exists in full only in this answer: shown once, never stored by the page.
+    answer: async ({ services, req, res, who }, reply) => {
+      const created = replyBody<WebhookEndpoint & { secret: string }>(reply);
+      await showEndpoint(services, req, res, who, created.id, { status: 201, secret: created.secret });
+    },
+    again: createAgain,
+  },
+  {
+    path: `${one}/test`,
+    runs: WEBHOOKS.test,
+    done: (call) => `${listOf(call)}/${thisEndpoint(call.req)}?saved=test`,
+  },
+  {
+    path: `${one}/rotate-secret`,
+    runs: WEBHOOKS.rotate,
+    done: (call) => `${listOf(call)}/${thisEndpoint(call.req)}`,
+    answer: async ({ services, req, res, who }, reply) => {
+      const { secret } = replyBody<{ secret: string }>(reply);
+      await showEndpoint(services, req, res, who, thisEndpoint(req), { status: 200, secret });
+    },
+  },
+  {
+    path: `${one}/active`,
+    runs: WEBHOOKS.change,
+    body: (fields) => ({ active: fields.active === 'true' }),
+    done: (call) =>
+      `${listOf(call)}/${thisEndpoint(call.req)}?saved=${formFields(call.req).active === 'true' ? 'enabled' : 'disabled'}`,
+  },
+  {
+    path: `${one}/delete`,
+    runs: WEBHOOKS.remove,
+    done: (call) => `${listOf(call)}?saved=deleted`,
+  },
+];
+
 export function webhookPages(services: Services): Router {
   const router = Router();
-  const pool = services.db.pool;
   const member = requireMember(services);
-  const path = '/b/:business_id/integrations/webhooks';
-  const listOf = (who: SignedInMember) => `${BASE_PATH}/b/${who.principal.businessId}/integrations/webhooks`;
-
-  const manager = (req: Request, res: Response): SignedInMember => {
-    const who = memberOf(res);
-    authorize(who.principal, 'manage_webhooks');
-    if (req.method === 'POST') assertFormPost(req, services, who.token);
-    return who;
-  };
-
-  async function showList(
-    res: Response,
-    who: SignedInMember,
-    status: number,
-    view: { values?: Record<string, unknown>; errors?: FieldErrors; formError?: string; saved?: string } = {},
-  ) {
-    const page = { limit: ENDPOINTS_SHOWN, offset: 0 };
-    const endpoints = await listEndpoints(pool, who.principal.businessId, page);
-    sendView(res, status, 'webhooks', {
-      ...memberFrame(who, 'Webhooks', 'integrations'),
-      endpoints: endpoints.rows.map(toView),
-      total: endpoints.total,
-      eventTypes: EVENT_TYPES,
-      values: { url: '', description: '', events: [], ...view.values },
-      errors: view.errors ?? {},
-      formError: view.formError,
-      saved: view.saved,
-    });
-  }
-
-  async function showEndpoint(res: Response, who: SignedInMember, id: string, status: number, secret?: string) {
-    const endpoint = await getEndpoint(pool, who.principal.businessId, id);
-    const page = { limit: DELIVERIES_SHOWN, offset: 0 };
-    const deliveries = await listDeliveries(pool, who.principal.businessId, id, page);
-    const saved = typeof res.req.query.saved === 'string' ? SAVED[res.req.query.saved] : undefined;
-    sendView(res, status, 'webhook', {
-      ...memberFrame(who, 'A webhook endpoint', 'integrations'),
-      endpoint: toView(endpoint),
-      secret,
-      saved,
-      deliveries: deliveries.rows.map((d) => ({
-        type: d.event_type,
-        status: d.status,
-        attempts: d.attempts,
-        code: d.last_status_code,
-        error: d.last_error,
-        last: when(d.last_attempt_at),
-        created: when(d.created_at),
-      })),
-      total: deliveries.total,
-    });
-  }
-
   router.get(path, member, async (req, res) => {
-    const who = manager(req, res);
-    const saved = typeof req.query.saved === 'string' ? SAVED[req.query.saved] : undefined;
-    await showList(res, who, 200, { saved });
+    await showList(services, req, res, memberOf(res), {});
   });
-
-  router.post(path, member, formBody, async (req, res) => {
-    const who = manager(req, res);
-    const fields = formFields(req);
-    const events = formList(req, 'events');
-    const values = { url: fields.url ?? '', description: fields.description ?? '', events };
-    const labels = { url: 'The URL', events: 'The events', description: 'The description' };
-    const form = parseForm(createWebhookBody, values, labels);
-    if (!form.ok) {
-      const errors = { ...form.errors };
-      if (errors.events) errors.events = 'Choose at least one event type, or all events.';
-      return showList(res, who, 400, { values, errors });
-    }
-    let created: Awaited<ReturnType<typeof createEndpoint>>;
-    try {
-      created = await createEndpoint(pool, who.principal.businessId, form.data, {
-        allowPrivateNetworks: services.webhookAllowPrivateNetworks,
-        maxEndpoints: services.webhookMaxEndpoints,
-      });
-    } catch (err) {
-      if (!(err instanceof HttpError) || (err.statusCode !== 400 && err.statusCode !== 409)) throw err;
-      // A 400 is about the URL (https, a public address); a 409 is the cap on endpoints.
-      const view =
-        err.statusCode === 400
-          ? { values, errors: { url: err.message.replace(/^Validation failed: url: /, 'The URL ') + '.' } }
-          : { values, formError: err.message };
-      return showList(res, who, err.statusCode, view);
-    }
-    // The signing secret exists in full only in this answer: shown once, never stored by the page.
-    await showEndpoint(res, who, created.endpoint.id, 201, created.secret);
-  });
-
-  const one = `${path}/:webhook_id`;
-  const idOf = (req: Request) => idParam(req.params.webhook_id, 'Webhook');
-
   router.get(one, member, async (req, res) => {
-    const who = manager(req, res);
-    await showEndpoint(res, who, idOf(req), 200);
+    await showEndpoint(services, req, res, memberOf(res), idParam(req.params.id, 'Webhook'), { status: 200 });
   });
-
-  router.post(`${one}/test`, member, formBody, async (req, res) => {
-    const who = manager(req, res);
-    const id = idOf(req);
-    await sendTestEvent(pool, who.principal.businessId, id);
-    res.redirect(303, `${listOf(who)}/${id}?saved=test`);
-  });
-
-  router.post(`${one}/rotate-secret`, member, formBody, async (req, res) => {
-    const who = manager(req, res);
-    const id = idOf(req);
-    const secret = await rotateSecret(pool, who.principal.businessId, id);
-    await showEndpoint(res, who, id, 200, secret);
-  });
-
-  router.post(`${one}/active`, member, formBody, async (req, res) => {
-    const who = manager(req, res);
-    const id = idOf(req);
-    const active = formFields(req).active === 'true';
-    await changeEndpoint(pool, who.principal.businessId, id, { active }, services.webhookAllowPrivateNetworks);
-    res.redirect(303, `${listOf(who)}/${id}?saved=${active ? 'enabled' : 'disabled'}`);
-  });
-
   router.get(`${one}/delete`, member, async (req, res) => {
-    const who = manager(req, res);
-    const endpoint = await getEndpoint(pool, who.principal.businessId, idOf(req));
+    const who = memberOf(res);
+    assertMayRun(who.principal, WEBHOOKS.remove);
+    const params = { id: idParam(req.params.id, 'Webhook') };
+    const endpoint = replyBody<WebhookEndpoint>(await WEBHOOKS.get.invoke(services, who.principal, { params }));
     sendView(res, 200, 'webhook-delete', {
-      ...memberFrame(who, 'Delete a webhook endpoint', 'integrations'),
+      ...memberFrame(who, t('webhooks.delete.title'), 'integrations'),
       endpoint: toView(endpoint),
     });
   });
-
-  router.post(`${one}/delete`, member, formBody, async (req, res) => {
-    const who = manager(req, res);
-    await removeEndpoint(pool, who.principal.businessId, idOf(req));
-    res.redirect(303, `${listOf(who)}?saved=deleted`);
-  });
-
+  for (const action of WEBHOOK_FORMS) mountForm(router, services, action);
   return router;
 }

@@ -107,7 +107,10 @@ export async function removeLocation(
         plural(uses.suggestions, 'suggestion'),
         plural(uses.issues, 'issue'),
       ].join(', ');
-      throw conflict(`Location "${location.name}" is still named by ${named}; delete with force=true to detach them`);
+      const message = `Location "${location.name}" is still named by ${named}; delete with force=true to detach them`;
+      throw conflict(message, [
+        { field: '', code: 'location_in_use', message: `still named by ${named}`, params: { ...uses } },
+      ]);
     }
     if (inUse) await detachLocation(tx, businessId, id);
     await deleteLocation(tx, businessId, id);

@@ -21,8 +21,16 @@ import {
 /** How many likely duplicates a suggestion offers. */
 export const SIMILAR_LIMIT = 5;
 
+/** A 409 of merging, with its code as data for a page to word (`already_merged`, ...). */
+function mergeConflict(message: string, code: string, errorCode: string, params: Record<string, string>): HttpError {
+  return new HttpError(409, message, code, {}, [{ field: '', code: errorCode, message, params }]);
+}
+
 const mergedAlready = (id: string, into: string) =>
-  new HttpError(409, `Suggestion ${id} is already merged into ${into}`, 'SUGGESTION_MERGED');
+  mergeConflict(`Suggestion ${id} is already merged into ${into}`, 'SUGGESTION_MERGED', 'already_merged', {
+    id,
+    into,
+  });
 
 /**
  * Merges the sources into the target, in one transaction: their votes count for the target (a voter
@@ -46,10 +54,11 @@ export async function mergeSuggestions(
     for (const row of locked) {
       if (row.merged_into) throw mergedAlready(row.id, row.merged_into);
       if (row.id !== targetId && row.merged_count > 0)
-        throw new HttpError(
-          409,
+        throw mergeConflict(
           `Suggestion ${row.id} has suggestions merged into it: merge into it, or unmerge them first`,
           'SUGGESTION_HAS_MERGED',
+          'has_merged',
+          { id: row.id },
         );
     }
     const before = await countsOf(tx, businessId, [targetId, ...sourceIds]);
@@ -80,7 +89,7 @@ export async function unmergeSuggestion(pool: pg.Pool, principal: Principal, id:
     if (!row) throw notFound('Suggestion');
     // Merged into another between the read and the lock: rare enough to ask for a retry.
     if (row.merged_into !== targetId || !targetId)
-      throw new HttpError(409, `Suggestion ${id} is not merged`, 'SUGGESTION_NOT_MERGED');
+      throw mergeConflict(`Suggestion ${id} is not merged`, 'SUGGESTION_NOT_MERGED', 'not_merged', { id });
     const before = await countsOf(tx, businessId, [id, targetId]);
     await takeVotesBack(tx, businessId, targetId, id);
     await takeCommentsBack(tx, businessId, targetId, id);

@@ -53,12 +53,11 @@ export async function createEndpoint(
   const endpoint = await withTransaction(pool, async (tx) => {
     await lockBusinessForLimit(tx, businessId);
     if ((await countEndpoints(tx, businessId)) >= rules.maxEndpoints) {
-      throw new HttpError(
-        409,
+      const message =
         `This business has ${rules.maxEndpoints} webhook endpoints, the most it may have: ` +
-          'delete one it no longer needs, or have the operator raise WEBHOOK_MAX_ENDPOINTS',
-        'WEBHOOK_LIMIT_REACHED',
-      );
+        'delete one it no longer needs, or have the operator raise WEBHOOK_MAX_ENDPOINTS';
+      const errors = [{ field: '', code: 'endpoint_limit', message, params: { max: rules.maxEndpoints } }];
+      throw new HttpError(409, message, 'WEBHOOK_LIMIT_REACHED', {}, errors);
     }
     return insertEndpoint(tx, businessId, {
       id: newId(),

@@ -65,6 +65,7 @@ describe.each([
       expect(await read(target.id)).toMatchObject({ upvote_count: 1 });
       await context.close();
     },
+    120_000,
   );
 
   it.skipIf(!hasChromium)(
@@ -93,10 +94,11 @@ describe.each([
       expect((await answer).status()).toBe(409);
       await page.waitForLoadState();
       expect(await page.getByRole('region', { name: 'Likely duplicates' }).textContent()).toContain(
-        `is already merged into ${elsewhere.id}`,
+        'That suggestion is already merged into another one',
       );
       await check(page, 'a refused merge');
       await context.close();
     },
+    120_000,
   );
 });

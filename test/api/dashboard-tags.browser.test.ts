@@ -62,7 +62,7 @@ describe.each([
       await submit(page, 'Save the tags', 'The tags are saved.');
       expect(await page.locator('#current-tags').textContent()).toContain('escalate');
       expect(await page.locator('#current-tags').textContent()).toContain('Terrace');
-      expect(await page.locator('.history').textContent()).toContain('tags: none → escalate, Terrace');
+      expect(await page.locator('.history').textContent()).toContain('Tags: none → escalate, Terrace');
       await check(page, 'suggestion with tags');
 
       const read = await ctx.request().get(`/api/v1/suggestions/${s.id}`).set('X-API-Key', key.key);

@@ -95,7 +95,7 @@ describe.each([
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.waitForLoadState();
       await expect.poll(() => page.getByRole('status').textContent()).toContain('The suggestion is approved.');
-      expect(await page.locator('#current-review').textContent()).toBe('approved');
+      expect(await page.locator('#current-review').textContent()).toBe('Approved');
 
       await page.getByLabel('Add a comment').fill('Ordered: it comes next week');
       await page.getByRole('button', { name: 'Add the comment' }).click();
@@ -123,11 +123,11 @@ describe.each([
       await page.getByLabel('Assignee').selectOption(owner.id);
       await page.getByRole('button', { name: 'Save the changes' }).click();
       await page.waitForLoadState();
-      expect(await page.locator('#current-status').textContent()).toBe('assigned');
+      expect(await page.locator('#current-status').textContent()).toBe('Assigned');
       await page.getByLabel('Status').selectOption('resolved');
       await page.getByRole('button', { name: 'Save the changes' }).click();
       await page.waitForLoadState();
-      expect(await page.locator('#current-status').textContent()).toBe('resolved');
+      expect(await page.locator('#current-status').textContent()).toBe('Resolved');
       expect(await page.locator('#current-resolved').textContent()).toMatch(/UTC$/);
       await check(page, 'issue');
       await context.close();

@@ -346,7 +346,7 @@ describe("a suggestion's page", () => {
     ]) {
       expect(res.text).toContain(text);
     }
-    expect(res.text).toMatch(/status: pending → reviewing/);
+    expect(res.text).toContain('Status: Pending → Reviewing');
     expect(res.text).toContain('by API key Zapier sync');
   });
 
@@ -483,7 +483,7 @@ describe('issues', () => {
     expect(resolved.status).toBe(303);
     expect((await issueJson(t, issue.id)).resolved_at).not.toBeNull();
     const page = await agent.get(pageOf(t, issue.id));
-    expect(page.text).toMatch(/id="current-status">resolved</);
+    expect(page.text).toMatch(/id="current-status">Resolved</);
     const outsider = await buildTeam(ctx.db);
     const wrong = await post(agent, pageOf(t, issue.id), pageOf(t, issue.id), { assignee_id: outsider.member.id });
     expectPage(wrong, 400);
