@@ -5,10 +5,11 @@
 -- their order. Never `rejected`: the page never shows a rejected suggestion.
 ALTER TABLE businesses
   ADD COLUMN roadmap_enabled boolean NOT NULL DEFAULT true,
-  ADD COLUMN roadmap_statuses suggestion_status[] NOT NULL DEFAULT '{reviewing,in_progress,completed}',
+  -- text[] rather than suggestion_status[]: node-postgres parses no array of an enum of ours.
+  ADD COLUMN roadmap_statuses text[] NOT NULL DEFAULT '{reviewing,in_progress,completed}',
   ADD CONSTRAINT businesses_roadmap_statuses_check CHECK (
     cardinality(roadmap_statuses) BETWEEN 1 AND 4
-    AND NOT 'rejected' = ANY (roadmap_statuses));
+    AND roadmap_statuses <@ ARRAY['pending', 'reviewing', 'in_progress', 'completed']);
 
 -- The roadmap is cached under the business's change number like the lists (docs/caching.md) and shows
 -- the business's settings: a change to the business moves the number too.

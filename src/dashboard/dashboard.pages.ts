@@ -10,6 +10,7 @@ import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { issuePages } from './dashboard.issues.js';
 import { qrCodePages } from './dashboard.qr-codes.js';
+import { ROADMAP_FORMS, roadmapSettingsPages } from './dashboard.roadmap.js';
 import { settingsPages } from './dashboard.settings.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { SUGGESTION_FORMS, suggestionPages } from './dashboard.suggestion.js';
@@ -23,7 +24,7 @@ import type { FormAction } from './dashboard.actions.js';
  * The dashboard's forms that run a declared operation (dashboard.actions.ts): the page table the tests
  * hold against the route table.
  */
-export const DASHBOARD_FORMS: readonly FormAction[] = [...SUGGESTION_FORMS, ...TAG_FORMS];
+export const DASHBOARD_FORMS: readonly FormAction[] = [...SUGGESTION_FORMS, ...TAG_FORMS, ...ROADMAP_FORMS];
 
 /** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
 const policy = pagePolicy("'none'");
@@ -68,6 +69,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(analyticsPages(services));
   router.use(settingsPages(services));
   router.use(tagPages(services));
+  router.use(roadmapSettingsPages(services));
   router.use(integrationPages(services));
   router.use(teamPages(services));
   router.use(webhookPages(services));

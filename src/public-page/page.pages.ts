@@ -9,6 +9,7 @@ import type { CodeTarget } from './page.repository.js';
 import { toPublicSuggestion } from './page.presenter.js';
 import { feedbackForm, followForm, pageQuery, qrCodeParam, voteForm } from './page.schemas.js';
 import { addFollowLinkPages } from './page.follow.js';
+import { addRoadmapPage } from './page.roadmap.js';
 import {
   assertHumanPost,
   assertSameOrigin,
@@ -138,6 +139,7 @@ async function sendPage(
           ? { id: state.thankedId, posted: state.posted }
           : null,
       followed: state.followed,
+      roadmap: target.roadmap_enabled,
       form: { token: TOKEN_SLOT.toString(), ...state.form },
     }),
   );
@@ -296,6 +298,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     if (place && place !== id) return res.redirect(303, `/f/${code}#s-${place}`);
     const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
     await setPageVote(pool, target, id, voter, form.data.action === 'add', services.publicPage.votes);
+    if (form.data.back === 'roadmap') return res.redirect(303, `/f/${code}/roadmap#s-${id}`);
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
     res.redirect(303, `/f/${code}?${back}#s-${id}`);
   });
@@ -321,6 +324,7 @@ export function publicPages(services: Services, budget: Budget): Router {
   });
 
   addFollowLinkPages(router, services, { budget: read, policy, formBody });
+  addRoadmapPage(router, services, { budget: read, policy, ready });
 
   router.use(pageErrors);
   return router;

@@ -1,4 +1,6 @@
 import { hashedAsset, templates } from '../http/pages.js';
+import { t } from '../shared/messages.js';
+import type { RoadmapStatus } from '../businesses/business.schemas.js';
 import type { PublicSort } from './page.repository.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
@@ -23,6 +25,8 @@ export interface PageView {
   ownFollow?: { id: string; posted: string } | null;
   /** A follow was asked for: its confirmation is on its way (when the address is new). */
   followed?: boolean;
+  /** Whether the business shows its roadmap: the page links to it. */
+  roadmap: boolean;
   form: { token: string; error?: string; content?: string; customer_name?: string; customer_email?: string };
 }
 
@@ -35,7 +39,29 @@ const SORTS = [
 export function renderPage(view: PageView): string {
   const title = `Feedback for ${view.business_name}`;
   const form = { content: '', customer_name: '', customer_email: '', ...view.form };
-  return eta.render('page', { ...view, form, title, sorts: SORTS, assets: assetPaths, script: true });
+  return eta.render('page', { ...view, form, title, sorts: SORTS, assets: assetPaths, script: true, t });
+}
+
+/** What a roadmap card shows: never an email, never anything internal. */
+export interface RoadmapCard {
+  id: string;
+  content: string;
+  customer_name: string | null;
+  upvote_count: number;
+  voted: boolean;
+}
+
+export interface RoadmapView {
+  code: string;
+  business_name: string;
+  location_name: string | null;
+  columns: { status: RoadmapStatus; title: string; status_label: string; total: number; items: RoadmapCard[] }[];
+}
+
+/** The roadmap page: its words from the catalogue (`roadmap.*`); its script only enhances the votes. */
+export function renderRoadmap(view: RoadmapView): string {
+  const title = t('roadmap.page.title', { business: view.business_name });
+  return eta.render('roadmap', { ...view, title, assets: assetPaths, script: true, t });
 }
 
 export function renderMessage(heading: string, message: string, retryAfter?: string): string {
