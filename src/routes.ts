@@ -17,6 +17,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.j
 import { documentFeature } from './openapi/document.routes.js';
 import { publicPageFeature } from './public-page/page.routes.js';
 import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
+import { roadmapFeature } from './roadmap/roadmap.routes.js';
 import { healthFeature } from './health/health.routes.js';
 import { sessionFeature } from './sessions/session.routes.js';
 import { suggestionBusinessRoutes, suggestionV1Routes } from './suggestions/suggestion.routes.js';
@@ -39,6 +40,7 @@ export const FEATURES: Feature[] = [
   voteFeature,
   followFeature,
   publicPageFeature,
+  roadmapFeature,
   exportFeature,
   businessFeature,
   locationFeature,

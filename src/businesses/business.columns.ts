@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ColumnMap } from '../db/columns.js';
 import { timestamp } from '../shared/responses.js';
 import { PLANS, uuid, type Plan } from '../shared/schemas.js';
+import { roadmapStatuses, type RoadmapStatus } from './business.schemas.js';
 import { BUSINESS_NAME_MAX } from './business.schemas.js';
 
 export interface BusinessRow {
@@ -10,6 +11,8 @@ export interface BusinessRow {
   plan: Plan;
   approval_required: boolean;
   notify_followers: boolean;
+  roadmap_enabled: boolean;
+  roadmap_statuses: RoadmapStatus[];
   created_at: Date;
   updated_at: Date;
 }
@@ -34,6 +37,14 @@ export const BUSINESS_COLUMN_MAP = {
       description: 'Whether customers who follow a suggestion by email hear when it moves (docs/notifications.md)',
     }),
   },
+  roadmap_enabled: {
+    shownIn: 'read',
+    schema: z.boolean().meta({
+      description:
+        'Whether the public roadmap (`/f/<code>/roadmap`, `GET /api/v1/roadmap`) is shown; off, both are a 404',
+    }),
+  },
+  roadmap_statuses: { shownIn: 'read', schema: roadmapStatuses },
   created_at: { shownIn: 'read', schema: timestamp, instant: true },
   updated_at: { shownIn: 'read', schema: timestamp, instant: true },
 } satisfies ColumnMap<BusinessRow, 'read'>;

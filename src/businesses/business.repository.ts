@@ -44,7 +44,13 @@ export async function findBusiness(
 export async function updateBusiness(
   db: Queryable,
   businessId: string,
-  changes: { name?: string; approvalRequired?: boolean; notifyFollowers?: boolean },
+  changes: {
+    name?: string;
+    approvalRequired?: boolean;
+    notifyFollowers?: boolean;
+    roadmapEnabled?: boolean;
+    roadmapStatuses?: string[];
+  },
 ): Promise<BusinessRow | null> {
   const { rows } = await db.query<BusinessRow>(
     /* sql */ `
@@ -52,10 +58,19 @@ export async function updateBusiness(
     SET name = coalesce($2, name),
       approval_required = coalesce($3, approval_required),
       notify_followers = coalesce($4, notify_followers),
+      roadmap_enabled = coalesce($5, roadmap_enabled),
+      roadmap_statuses = coalesce($6::text[], roadmap_statuses),
       updated_at = now()
     WHERE id = $1
     RETURNING ${COLUMNS}`,
-    [businessId, changes.name ?? null, changes.approvalRequired ?? null, changes.notifyFollowers ?? null],
+    [
+      businessId,
+      changes.name ?? null,
+      changes.approvalRequired ?? null,
+      changes.notifyFollowers ?? null,
+      changes.roadmapEnabled ?? null,
+      changes.roadmapStatuses ?? null,
+    ],
   );
   return rows[0] ?? null;
 }

@@ -14,6 +14,8 @@ export const businessSchema = z.object(fieldsOf(BUSINESS_COLUMN_MAP, ['read'])).
       plan: 'business',
       approval_required: true,
       notify_followers: true,
+      roadmap_enabled: true,
+      roadmap_statuses: ['reviewing', 'in_progress', 'completed'],
       created_at: EXAMPLE.createdAt,
       updated_at: EXAMPLE.updatedAt,
     },

@@ -1,7 +1,32 @@
 import { z } from 'zod';
-import { oneLine, patchBody } from '../shared/schemas.js';
+import { oneLine, patchBody, SUGGESTION_STATUSES } from '../shared/schemas.js';
 
 export const BUSINESS_NAME_MAX = 200;
+
+/** The statuses a roadmap may show as columns: any but `rejected`, which the page never shows. */
+export const ROADMAP_STATUSES = SUGGESTION_STATUSES.filter((status) => status !== 'rejected') as [
+  'pending',
+  'reviewing',
+  'in_progress',
+  'completed',
+];
+export type RoadmapStatus = (typeof ROADMAP_STATUSES)[number];
+export const DEFAULT_ROADMAP_STATUSES: RoadmapStatus[] = ['reviewing', 'in_progress', 'completed'];
+
+export const roadmapStatuses = z
+  .array(z.enum(ROADMAP_STATUSES))
+  .min(1)
+  .max(ROADMAP_STATUSES.length)
+  .refine((statuses) => new Set(statuses).size === statuses.length, {
+    message: 'each status at most once',
+    params: { code: 'duplicate_choice' },
+  })
+  .meta({
+    description:
+      "The roadmap's columns, in their order: one per status, each at most once, never `rejected`. " +
+      '`completed` shows what was completed in the last 90 days.',
+    examples: [DEFAULT_ROADMAP_STATUSES],
+  });
 
 export const updateBusinessBody = patchBody({
   name: oneLine(BUSINESS_NAME_MAX).optional(),
@@ -21,5 +46,10 @@ export const updateBusinessBody = patchBody({
         'Whether customers who follow a suggestion by email are told when it moves. Off, nothing is sent to ' +
         'them (changes made meanwhile are not sent later); following stays possible.',
     }),
+  roadmap_enabled: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Whether the public roadmap is shown (`/f/<code>/roadmap`, `GET /api/v1/roadmap`)' }),
+  roadmap_statuses: roadmapStatuses.optional(),
 }).meta({ examples: [{ name: 'Café Soleil – Vieux Port', approval_required: true }] });
 export type UpdateBusinessBody = z.output<typeof updateBusinessBody>;

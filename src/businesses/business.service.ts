@@ -44,7 +44,8 @@ export async function getBusiness(pool: pg.Pool, businessId: string): Promise<Bu
 }
 
 /**
- * Renames the business or turns Approval required on or off; `by` is null for an operator (admin
+ * Renames the business, turns Approval required, follower notices or the roadmap on or off, or sets
+ * the roadmap's columns; `by` is null for an operator (admin
  * CLI). Existing suggestions are left as they are either way (docs/decisions.md). A change that
  * changes nothing writes nothing.
  */
@@ -58,14 +59,29 @@ export async function changeBusiness(
     const before = await findBusiness(tx, businessId, { forUpdate: true });
     if (!before) throw notFound('Business');
     const changed = fieldChanges(
-      { name: before.name, approval_required: before.approval_required, notify_followers: before.notify_followers },
-      { name: changes.name, approval_required: changes.approval_required, notify_followers: changes.notify_followers },
+      {
+        name: before.name,
+        approval_required: before.approval_required,
+        notify_followers: before.notify_followers,
+        roadmap_enabled: before.roadmap_enabled,
+      },
+      {
+        name: changes.name,
+        approval_required: changes.approval_required,
+        notify_followers: changes.notify_followers,
+        roadmap_enabled: changes.roadmap_enabled,
+      },
     );
+    // A list compares by its items, in order: the columns' order is a setting too.
+    if (changes.roadmap_statuses && changes.roadmap_statuses.join() !== before.roadmap_statuses.join())
+      changed.roadmap_statuses = { from: before.roadmap_statuses, to: changes.roadmap_statuses };
     if (Object.keys(changed).length === 0) return before;
     const after = (await updateBusiness(tx, businessId, {
       name: changes.name,
       approvalRequired: changes.approval_required,
       notifyFollowers: changes.notify_followers,
+      roadmapEnabled: changes.roadmap_enabled,
+      roadmapStatuses: changes.roadmap_statuses,
     }))!;
     await recordActivity(tx, by ?? operator(businessId), {
       type: 'business.updated',

@@ -12,6 +12,7 @@ import { invitePages } from './dashboard.invite.js';
 import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
 import { QR_FORMS, qrCodePages } from './dashboard.qr-codes.js';
 import { SETTINGS_FORMS, settingsPages } from './dashboard.settings.js';
+import { ROADMAP_FORMS, roadmapSettingsPages } from './dashboard.roadmap.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { SUGGESTION_FORMS, suggestionPages } from './dashboard.suggestion.js';
 import { TAG_FORMS, tagPages } from './dashboard.tags.js';
@@ -31,6 +32,7 @@ export const DASHBOARD_FORMS: readonly FormAction[] = [
   ...QR_FORMS,
   ...SETTINGS_FORMS,
   ...WEBHOOK_FORMS,
+  ...ROADMAP_FORMS,
 ];
 
 /** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
@@ -76,6 +78,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(analyticsPages(services));
   router.use(settingsPages(services));
   router.use(tagPages(services));
+  router.use(roadmapSettingsPages(services));
   router.use(integrationPages(services));
   router.use(teamPages(services));
   router.use(webhookPages(services));

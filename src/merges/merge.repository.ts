@@ -1,6 +1,4 @@
 import type { Queryable } from '../db/database.js';
-import { columnList } from '../db/columns.js';
-import { SUGGESTION_COLUMN_MAP } from '../suggestions/suggestion.columns.js';
 import { SUGGESTION_COLUMNS, type SuggestionRow } from '../suggestions/suggestion.repository.js';
 
 /**
@@ -227,46 +225,6 @@ export async function setMerged(
       AND s.id = ANY($4::uuid[])
     RETURNING ${SUGGESTION_COLUMNS}`,
     [businessId, sourceIds, targetId, countedIds],
-  );
-  return rows;
-}
-
-export interface SimilarRow extends SuggestionRow {
-  similarity: number;
-}
-
-/** How alike two contents must be to be offered: pg_trgm's default for its `%` operator. */
-export const SIMILARITY_THRESHOLD = 0.3;
-
-/**
- * The business's suggestions most alike this one in content (trigram similarity), not merged, the
- * most alike first, at most `limit`, none below SIMILARITY_THRESHOLD. The nearest are read in order
- * from the GiST index of 0027_merging.sql (`<->` is 1 - similarity), the threshold applied to them.
- */
-export async function findSimilarSuggestions(
-  db: Queryable,
-  businessId: string,
-  id: string,
-  limit: number,
-): Promise<SimilarRow[]> {
-  const { rows } = await db.query<SimilarRow>(
-    /* sql */ `
-    SELECT ${columnList(SUGGESTION_COLUMN_MAP, 'n')}, n.similarity
-    FROM suggestions t
-    CROSS JOIN LATERAL (
-      SELECT s.*, round((1 - (s.content <-> t.content))::numeric, 4)::float8 AS similarity
-      FROM suggestions s
-      WHERE s.business_id = t.business_id
-        AND s.id <> t.id
-        AND s.merged_into IS NULL
-      ORDER BY s.content <-> t.content
-      LIMIT $3
-    ) n
-    WHERE t.business_id = $1
-      AND t.id = $2
-      AND n.similarity >= $4
-    ORDER BY n.similarity DESC, n.id`,
-    [businessId, id, limit, SIMILARITY_THRESHOLD],
   );
   return rows;
 }

@@ -9,7 +9,10 @@ export const similarSuggestionSchema = suggestionListItemSchema
       .number()
       .min(0)
       .max(1)
-      .meta({ description: 'Trigram similarity of the contents (pg_trgm), 1 for the same text; 4 decimals' }),
+      .meta({
+        description:
+          'How alike the contents are, from 0.6 to 1 (1 for the same text or the same subject words): the larger of trigram similarity and the share of subject words in common; 4 decimals',
+      }),
   })
   .meta({
     id: 'SimilarSuggestion',

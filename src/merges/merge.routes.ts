@@ -83,8 +83,10 @@ const similar = defineFamilies({
   action: 'read',
   params,
   description:
-    'Up to 5 suggestions of the business whose content is most like this one’s (trigram similarity with ' +
-    'pg_trgm, at least 0.3), the most alike first, none merged: candidates to merge.',
+    'Up to 5 suggestions of the business whose content is most like this one’s, the most alike first, none ' +
+    'merged: candidates to merge. Alike is the larger of trigram similarity (pg_trgm) and the share of ' +
+    'subject words (English stems, without the words requests are phrased with) the two have in common; ' +
+    'at least 0.6 (docs/decisions.md, "Similar suggestions: which measure").',
   responses: [{ status: 200, description: 'Likely duplicates', json: similarSuggestionListSchema }],
   v1: { tag: 'Suggestions', operationId: 'listSimilarSuggestions', summary: 'List likely duplicates of a suggestion' },
   business: {

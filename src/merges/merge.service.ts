@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { findSimilarToText, type SimilarRow } from './merge.similarity.js';
 import type { Principal } from '../auth/principal.js';
 import { withTransaction, type Queryable } from '../db/database.js';
 import { invalidField, HttpError, notFound } from '../errors/http-error.js';
@@ -7,7 +8,6 @@ import { toSuggestionDashboardResponse } from '../suggestions/suggestion.present
 import { findSuggestion, type SuggestionRow } from '../suggestions/suggestion.repository.js';
 import {
   findMergedInto,
-  findSimilarSuggestions,
   lockSuggestions,
   moveComments,
   moveFollows,
@@ -15,7 +15,6 @@ import {
   setMerged,
   takeCommentsBack,
   takeVotesBack,
-  type SimilarRow,
 } from './merge.repository.js';
 
 /** How many likely duplicates a suggestion offers. */
@@ -108,8 +107,13 @@ export async function unmergeSuggestion(pool: pg.Pool, principal: Principal, id:
 
 /** The suggestions most like this one, for the team to merge: at most SIMILAR_LIMIT, not merged. */
 export async function similarSuggestions(pool: pg.Pool, businessId: string, id: string): Promise<SimilarRow[]> {
-  if (!(await findSuggestion(pool, businessId, id))) throw notFound('Suggestion');
-  return findSimilarSuggestions(pool, businessId, id, SIMILAR_LIMIT);
+  const suggestion = await findSuggestion(pool, businessId, id);
+  if (!suggestion) throw notFound('Suggestion');
+  return findSimilarToText(pool, businessId, suggestion.content, {
+    limit: SIMILAR_LIMIT,
+    scope: 'unmerged',
+    exceptId: id,
+  });
 }
 
 type Counts = Pick<SuggestionRow, 'upvote_count' | 'follower_count'>;

@@ -10,6 +10,7 @@ import { toPublicSuggestion } from './page.presenter.js';
 import { feedbackForm, followForm, pageQuery, qrCodeParam, voteForm } from './page.schemas.js';
 import { addFollowLinkPages } from './page.follow.js';
 import { addChangelogPages } from './page.changelog.js';
+import { addRoadmapPage } from './page.roadmap.js';
 import {
   assertHumanPost,
   assertSameOrigin,
@@ -150,6 +151,7 @@ async function sendPage(
             ? { id: state.thankedId, posted: state.posted }
             : null,
         followed: state.followed,
+        roadmap: target.roadmap_enabled,
         form: { token: TOKEN_SLOT.toString(), ...state.form },
       },
       locale,
@@ -304,6 +306,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     if (place && place !== id) return res.redirect(303, `/f/${code}#s-${place}`);
     const voter = { token: ensureVoterToken(req, res), address: req.ip ?? '' };
     await setPageVote(pool, target, id, voter, form.data.action === 'add', services.publicPage.votes);
+    if (form.data.back === 'roadmap') return res.redirect(303, `/f/${code}/roadmap#s-${id}`);
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
     res.redirect(303, `/f/${code}?${back}#s-${id}`);
   });
@@ -330,6 +333,7 @@ export function publicPages(services: Services, budget: Budget): Router {
 
   addFollowLinkPages(router, services, { budget: read, policy, formBody, localeOf });
   addChangelogPages(router, services, { budget: read, policy });
+  addRoadmapPage(router, services, { budget: read, policy, ready });
 
   router.use(pageErrors);
   return router;

@@ -1,5 +1,6 @@
 import { changeNumberSql } from '../cache/change.repository.js';
 import type { Queryable } from '../db/database.js';
+import type { RoadmapStatus } from '../businesses/business.schemas.js';
 import type { SuggestionStatus } from '../shared/schemas.js';
 import type { SuggestionReply } from '../suggestions/suggestion.columns.js';
 import { PUBLICLY_VISIBLE } from '../votes/vote.repository.js';
@@ -12,6 +13,9 @@ export interface CodeTarget {
   location_id: string | null;
   location_name: string | null;
   active: boolean;
+  /** The business's roadmap settings (migrations/0044_roadmap.sql): off, its page is a 404. */
+  roadmap_enabled: boolean;
+  roadmap_statuses: RoadmapStatus[];
   /** The business's change number, read before anything else (docs/caching.md). */
   change_number: number;
 }
@@ -20,7 +24,7 @@ export async function findCodeTarget(db: Queryable, code: string): Promise<CodeT
   const { rows } = await db.query<CodeTarget>(
     /* sql */ `
     SELECT q.id AS qr_code_id, q.business_id, b.name AS business_name, q.location_id, l.name AS location_name,
-      q.active, ${changeNumberSql('q.business_id')} AS change_number
+      q.active, b.roadmap_enabled, b.roadmap_statuses, ${changeNumberSql('q.business_id')} AS change_number
     FROM qr_codes q
     JOIN businesses b ON b.id = q.business_id
     LEFT JOIN locations l ON l.business_id = q.business_id AND l.id = q.location_id

@@ -43,6 +43,21 @@ export const publicSuggestionSchema = z
 
 const example = exampleOf(publicSuggestionSchema) as Record<string, unknown>;
 
+/** A suggestion the page shows that is like what a visitor is typing: what the form shows beside it. */
+export const similarPublicSuggestionSchema = publicSuggestionSchema
+  .pick({ id: true, content: true, upvote_count: true, status: true })
+  .meta({
+    id: 'SimilarPublicSuggestion',
+    description: 'A suggestion the page shows, like what is being typed',
+    examples: [{ id: example.id, content: 'Vegan food please', upvote_count: 4, status: 'in_progress' }],
+  });
+
+export const similarPublicListSchema = z.object({ data: z.array(similarPublicSuggestionSchema).max(5) }).meta({
+  id: 'SimilarPublicSuggestionList',
+  description: 'Up to 5 suggestions the page shows, the most alike first',
+  examples: [{ data: [exampleOf(similarPublicSuggestionSchema)] }],
+});
+
 export const publicPageSchema = z
   .object({
     business_name: z.string(),

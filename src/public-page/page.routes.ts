@@ -2,8 +2,8 @@ import { accepted, created, ok } from '../http/reply.js';
 import { followSuggestion } from '../follows/follow.service.js';
 import { defineRoute, type Feature, type Services } from '../http/route.js';
 import { toPublicSuggestion } from './page.presenter.js';
-import { pageVoteSchema, postedFeedbackSchema, publicPageSchema } from './page.responses.js';
-import { followBody, listPublicQuery, postFeedbackBody, unvoteQuery, voteBody } from './page.schemas.js';
+import { pageVoteSchema, postedFeedbackSchema, publicPageSchema, similarPublicListSchema } from './page.responses.js';
+import { followBody, listPublicQuery, postFeedbackBody, similarQuery, unvoteQuery, voteBody } from './page.schemas.js';
 import {
   assertHumanPost,
   assertSameOrigin,
@@ -21,6 +21,7 @@ import {
   PAGE_SIZE,
   postFeedback,
   setPageVote,
+  similarOnPage,
 } from './page.service.js';
 
 const common = { tag: 'Public feedback page', guard: 'public' } as const;
@@ -76,6 +77,36 @@ export const publicPageFeature: Feature = {
           offset: query.offset,
           next_offset: next < total ? next : null,
           form_token: issueFormToken(services.publicPage, query.code),
+        });
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/public/suggestions/similar',
+      operationId: 'listSimilarPublicSuggestions',
+      summary: 'Find what a feedback page shows like the feedback being typed',
+      description:
+        'Up to 5 suggestions the page shows (the same as `listPublicSuggestions`) whose content is like `q`, ' +
+        'the most alike first: the finder that merging uses (`listSimilarSuggestions`). The page calls it as ' +
+        'the visitor types, to offer a vote instead of a duplicate. On the page’s read budget per address. ' +
+        'An unknown code is a 404, an inactive one a 410.',
+      query: similarQuery,
+      responses: [
+        { status: 200, description: 'Like what is typed, the most alike first', json: similarPublicListSchema },
+      ],
+      errors: [404, 410],
+      handler: async ({ query, services, db }) => {
+        const target = await openCode(db, query.code);
+        const reader = { businessId: target.business_id, changeNumber: target.change_number };
+        const rows = await services.reads.read(reader, 'page', (pool) => similarOnPage(pool, target, query.q));
+        return ok({
+          data: rows.map((row) => ({
+            id: row.id,
+            content: row.content,
+            upvote_count: row.upvote_count,
+            status: row.status as 'pending' | 'reviewing' | 'in_progress' | 'completed',
+          })),
         });
       },
     }),

@@ -31,6 +31,20 @@ export const pageQuery = z.object({
 
 export const listPublicQuery = z.strictObject({ code: qrCodeParam, sort: publicSort, offset });
 
+/** Fewer letters than this say too little to find anything like them. */
+export const SIMILAR_MIN_LENGTH = 3;
+
+/** What a visitor has typed so far, to find what the page already shows like it. */
+export const similarQuery = z.strictObject({
+  code: qrCodeParam,
+  q: z
+    .string()
+    .trim()
+    .min(SIMILAR_MIN_LENGTH)
+    .max(SUGGESTION_CONTENT_MAX)
+    .meta({ description: 'The feedback as typed so far: 3 to 2000 characters, spaces around left out' }),
+});
+
 /** The form's fields: the API's rules for content and name, and two that only bots fill or lack. */
 const feedbackFields = {
   content: text(SUGGESTION_CONTENT_MAX),
@@ -68,6 +82,8 @@ export const unvoteQuery = z.strictObject({ code: qrCodeParam });
 /** The no-JavaScript vote form: add or take back, and where to come back to. */
 export const voteForm = z.object({
   action: z.enum(['add', 'remove']),
+  /** Sent from the roadmap (`/f/<code>/roadmap`): the vote comes back there. */
+  back: z.enum(['roadmap']).optional().catch(undefined),
   sort: publicSort.catch('trending'),
   offset: offset.catch(0),
 });

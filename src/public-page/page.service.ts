@@ -6,6 +6,7 @@ import type { ListCache } from '../cache/list-cache.js';
 import type { VoteAllowance } from '../http/rate-limit.js';
 import type { Services } from '../http/route.js';
 import type { FollowSending } from '../follows/follow.service.js';
+import { findSimilarToText, type SimilarRow } from '../merges/merge.similarity.js';
 import { createSuggestion } from '../suggestions/suggestion.service.js';
 import { castVote, votedBy, withdrawVote } from '../votes/vote.service.js';
 import type { AcceptedForm } from './page.security.js';
@@ -99,6 +100,17 @@ export async function listPublicSuggestions(
       )
     : new Set<string>();
   return { items: rows.map((row) => ({ ...row, voted: voted.has(row.id) })), total };
+}
+
+/** The page's similar-while-typing answers at most this many. */
+export const SIMILAR_ON_PAGE = 5;
+
+/**
+ * What the page shows that is like `text`, the most alike first: the finder merging uses
+ * (merges/merge.similarity.ts), over the suggestions the page shows only.
+ */
+export function similarOnPage(pool: pg.Pool, target: CodeTarget, text: string): Promise<SimilarRow[]> {
+  return findSimilarToText(pool, target.business_id, text, { limit: SIMILAR_ON_PAGE, scope: 'public' });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { hashedAsset, templates } from '../http/pages.js';
 import { DEFAULT_LOCALE, messagesFor, type Messages } from '../shared/messages.js';
+import type { RoadmapStatus } from '../businesses/business.schemas.js';
 import type { PublicSort } from './page.repository.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
@@ -24,6 +25,8 @@ export interface PageView {
   ownFollow?: { id: string; posted: string } | null;
   /** A follow was asked for: its confirmation is on its way (when the address is new). */
   followed?: boolean;
+  /** Whether the business shows its roadmap: the page links to it. */
+  roadmap: boolean;
   form: { token: string; error?: string; content?: string; customer_name?: string; customer_email?: string };
 }
 
@@ -47,6 +50,29 @@ export function renderPage(view: PageView, locale = DEFAULT_LOCALE): string {
   const form = { content: '', customer_name: '', customer_email: '', ...view.form };
   const sorts = SORTS.map((value) => ({ value, label: messages.t(`page.sort.${value}`) }));
   return eta.render('page', { ...view, ...frame(messages, true), form, title, sorts });
+}
+
+/** What a roadmap card shows: never an email, never anything internal. */
+export interface RoadmapCard {
+  id: string;
+  content: string;
+  customer_name: string | null;
+  upvote_count: number;
+  voted: boolean;
+}
+
+export interface RoadmapView {
+  code: string;
+  business_name: string;
+  location_name: string | null;
+  columns: { status: RoadmapStatus; title: string; status_label: string; total: number; items: RoadmapCard[] }[];
+}
+
+/** The roadmap page: its words from the catalogue (`roadmap.*`); its script only enhances the votes. */
+export function renderRoadmap(view: RoadmapView, locale = DEFAULT_LOCALE): string {
+  const messages = messagesFor(locale);
+  const title = messages.t('roadmap.page.title', { business: view.business_name });
+  return eta.render('roadmap', { ...view, ...frame(messages, true), title });
 }
 
 /** An error page: its heading and words, and when to come back (Retry-After, in seconds) if known. */

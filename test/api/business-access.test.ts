@@ -102,6 +102,7 @@ const MATRIX: Record<string, RouteCase> = {
     action: 'manage_business',
     status: 200,
   },
+  'GET /roadmap': { setup: () => Promise.resolve({ path: '/roadmap' }), action: 'read', status: 200 },
   'GET /locations': {
     setup: () => Promise.resolve({ path: '/locations' }),
     action: 'read',

@@ -34,6 +34,8 @@ describe('GET and PATCH /businesses/:id', () => {
         'plan',
         'approval_required',
         'notify_followers',
+        'roadmap_enabled',
+        'roadmap_statuses',
         'created_at',
         'updated_at',
       ]);
@@ -103,7 +105,7 @@ describe('GET and PATCH /businesses/:id', () => {
   });
 
   it.each([
-    [{}, 'give at least one of name, approval_required, notify_followers'],
+    [{}, 'give at least one of name, approval_required, notify_followers, roadmap_enabled, roadmap_statuses'],
     [{ name: '' }, 'name'],
     [{ name: 'x'.repeat(201) }, 'name'],
     [{ approval_required: 'yes' }, 'approval_required'],

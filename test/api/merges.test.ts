@@ -320,7 +320,9 @@ describe('merging: likely duplicates', () => {
     await buildSuggestion(ctx.db, t.business.id, { content: 'The parking is always full at noon' });
     await buildSuggestion(ctx.db, other.business.id, { content: 'Please add oat milk for the flat whites' });
     for (let i = 0; i < 5; i++)
-      await buildSuggestion(ctx.db, t.business.id, { content: `Please add oat milk ${'x'.repeat(i + 1)} to the menu` });
+      await buildSuggestion(ctx.db, t.business.id, {
+        content: `Oat milk for flat whites and lattes ${'x'.repeat(i + 1)}`,
+      });
 
     for (const prefix of ['/api/v1', `/businesses/${t.business.id}`]) {
       const res = await ctx.request().get(`${prefix}/suggestions/${s.id}/similar`).set('X-API-Key', t.read);
@@ -333,6 +335,22 @@ describe('merging: likely duplicates', () => {
       const scores = res.body.data.map((row: { similarity: number }) => row.similarity);
       expect(scores).toEqual([...scores].sort((x: number, y: number) => y - x));
       expect(scores[0]).toBeGreaterThan(0.9);
+    }
+  });
+
+  it('When a short paraphrase shares the subject word, then it is offered, and one sharing only the phrasing is not', async () => {
+    const t = await buildTenant(ctx.db);
+    const s = await buildSuggestion(ctx.db, t.business.id, { content: 'More vegan options' });
+    const vegan = await buildSuggestion(ctx.db, t.business.id, { content: 'Vegan food please' });
+    await buildSuggestion(ctx.db, t.business.id, { content: 'More payment options' });
+    await buildSuggestion(ctx.db, t.business.id, { content: 'More parking spaces' });
+
+    for (const prefix of ['/api/v1', `/businesses/${t.business.id}`]) {
+      const res = await ctx.request().get(`${prefix}/suggestions/${s.id}/similar`).set('X-API-Key', t.read);
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((row: { id: string; similarity: number }) => [row.id, row.similarity])).toEqual([
+        [vegan.id, 1],
+      ]);
     }
   });
 });

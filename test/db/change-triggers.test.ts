@@ -67,7 +67,7 @@ function fills(): string[][] {
 }
 
 /**
- * Every GET the route table declares, then the HTML feedback page (a page, not in the route table),
+ * Every GET the route table declares, then the HTML feedback page and roadmap (pages, not in the route table),
  * each called once for a business of its own, so each of its lists is built, not served.
  */
 async function callEveryRead(): Promise<void> {
@@ -91,7 +91,10 @@ async function callEveryRead(): Promise<void> {
     changelog: (await buildChangelogEntry(ctx.db, t.business.id, { published: true })).id,
   };
   /** What a route's query needs besides its defaults. */
-  const queries: Record<string, object> = { '/public/suggestions': { code: qr.code } };
+  const queries: Record<string, object> = {
+    '/public/suggestions': { code: qr.code },
+    '/public/suggestions/similar': { code: qr.code, q: 'oat milk' },
+  };
   const unanswered: string[] = [];
   const credentials: Partial<Record<Guard, Record<string, string>>> = {
     api_key: { 'X-API-Key': t.write },
@@ -102,7 +105,8 @@ async function callEveryRead(): Promise<void> {
     path: route.path,
     header: credentials[route.guard],
   }));
-  for (const read of [...reads, { path: '/f/:code', header: undefined }]) {
+  const pages = ['/f/:code', '/f/:code/roadmap'].map((path) => ({ path, header: undefined }));
+  for (const read of [...reads, ...pages]) {
     const path = read.path.replace(/\/([^/]+)\/:\w+/g, (_m, collection: string) =>
       collection === 'f' ? `/f/${qr.code}` : `/${collection}/${ids[collection] ?? 'unknown'}`,
     );

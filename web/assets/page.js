@@ -1,4 +1,4 @@
-/* global document, fetch, window */
+/* global clearTimeout, document, fetch, setTimeout, window */
 // Enhances the feedback page when JavaScript runs: votes and "load more" without a reload. Without
 // it, the same forms and links work as plain posts and pages. Text is only ever set as textContent.
 'use strict';
@@ -74,6 +74,55 @@
     for (const item of page.data) list.append(itemFrom(template, item, code, sort));
     if (page.next_offset === null) link.parentElement.remove();
     else link.dataset.offset = String(page.next_offset);
+  }
+
+  // Similar suggestions while typing: what the page already shows like the feedback being written,
+  // each with its vote button, so a visitor can vote instead of posting a duplicate.
+  const similar = document.getElementById('similar');
+  const similarTemplate = document.getElementById('similar-template');
+  const content = document.getElementById('content');
+  let similarTimer = null;
+  let similarAsked = '';
+
+  function showSimilar(items) {
+    similar.textContent = '';
+    if (items.length === 0) return;
+    const shown = similarTemplate.content.cloneNode(true);
+    const list = shown.querySelector('.items');
+    const template = list.querySelector('.item');
+    template.remove();
+    const code = similar.dataset.code;
+    for (const item of items) {
+      const node = template.cloneNode(true);
+      node.id = 'similar-' + item.id;
+      const form = node.querySelector('form.vote');
+      form.action = '/f/' + code + '/votes/' + item.id;
+      form.dataset.suggestion = item.id;
+      node.querySelector('.count').textContent = String(item.upvote_count);
+      node.querySelector('.content').textContent = item.content;
+      list.append(node);
+    }
+    similar.append(shown);
+  }
+
+  async function askSimilar() {
+    const text = content.value.trim();
+    if (text === similarAsked) return;
+    similarAsked = text;
+    if (text.length < 3) return showSimilar([]);
+    const query = '?code=' + encodeURIComponent(similar.dataset.code) + '&q=' + encodeURIComponent(text.slice(0, 2000));
+    const res = await fetch('/public/suggestions/similar' + query, { headers: { Accept: 'application/json' } });
+    if (!res.ok || content.value.trim() !== text) return;
+    showSimilar((await res.json()).data);
+  }
+
+  if (similar && similarTemplate && content) {
+    content.addEventListener('input', function () {
+      clearTimeout(similarTimer);
+      similarTimer = setTimeout(function () {
+        askSimilar().catch(function () {});
+      }, 300);
+    });
   }
 
   document.addEventListener('submit', function (event) {
