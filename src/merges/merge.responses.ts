@@ -5,14 +5,10 @@ import { exampleOf } from '../shared/responses.js';
 /** A likely duplicate: the suggestion as listed, and how alike it is. */
 export const similarSuggestionSchema = suggestionListItemSchema
   .extend({
-    similarity: z
-      .number()
-      .min(0)
-      .max(1)
-      .meta({
-        description:
-          'How alike the contents are, from 0.6 to 1 (1 for the same text or the same subject words): the larger of trigram similarity and the share of subject words in common; 4 decimals',
-      }),
+    similarity: z.number().min(0).max(1).meta({
+      description:
+        'How alike the contents are, from 0.6 to 1 (1 for the same text or the same subject words): the larger of trigram similarity and the share of subject words in common; 4 decimals',
+    }),
   })
   .meta({
     id: 'SimilarSuggestion',

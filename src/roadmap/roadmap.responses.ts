@@ -19,7 +19,9 @@ export const roadmapColumnSchema = z
   .meta({
     id: 'RoadmapColumn',
     description: 'A column of the roadmap',
-    examples: [{ status: 'in_progress', title: 'In progress', total: 1, data: [{ ...example, status: 'in_progress' }] }],
+    examples: [
+      { status: 'in_progress', title: 'In progress', total: 1, data: [{ ...example, status: 'in_progress' }] },
+    ],
   });
 
 export const roadmapSchema = z

@@ -46,8 +46,7 @@ export const roadmapFeature: Feature = {
   tags: [
     {
       name: 'Roadmap',
-      description:
-        'What the business plans, is doing and has done, as its customers see it on `/f/<code>/roadmap`',
+      description: 'What the business plans, is doing and has done, as its customers see it on `/f/<code>/roadmap`',
     },
   ],
   routes: [roadmap.v1, roadmap.business],
