@@ -41,6 +41,7 @@ const PAGES = [
   'GET /f/:code/s/:id',
   'POST /f/:code/votes/:id',
   'POST /f/:code/follow/:id',
+  'GET /f/:code/roadmap',
   'GET /f/:code/changelog',
   'GET /f/:code/changelog.atom',
   'GET /f/:code/changelog/:id',
