@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetFor } from '../support/budgets.js';
 import { testMode } from '../support/database.js';
 import { cliJson, databaseEnv, runCli, startServer, type ServerProcess } from '../support/processes.js';
 
@@ -23,63 +24,67 @@ describe('server process and admin CLI', () => {
     await server?.stop('SIGKILL');
   });
 
-  it('When the README walkthrough is followed while the server runs, then a created suggestion is listed and the owner signs in', async () => {
-    const ownerEmail = `o-${Date.now()}@x.test`;
-    const business = await cliJson(
-      [
-        'business',
-        'create',
-        '--name',
-        'Café Lune',
-        '--owner-email',
-        ownerEmail,
-        '--owner-password',
-        'a long passphrase',
-      ],
-      env,
-    );
-    expect(Object.keys(business)).toEqual(['id', 'name', 'plan', 'owner']);
-    expect(business).toMatchObject({ name: 'Café Lune', plan: 'business', owner: { id: expect.any(String) } });
+  it(
+    'When the README walkthrough is followed while the server runs, then a created suggestion is listed and the owner signs in',
+    { timeout: budgetFor({ cliRuns: 4 }) },
+    async () => {
+      const ownerEmail = `o-${Date.now()}@x.test`;
+      const business = await cliJson(
+        [
+          'business',
+          'create',
+          '--name',
+          'Café Lune',
+          '--owner-email',
+          ownerEmail,
+          '--owner-password',
+          'a long passphrase',
+        ],
+        env,
+      );
+      expect(Object.keys(business)).toEqual(['id', 'name', 'plan', 'owner']);
+      expect(business).toMatchObject({ name: 'Café Lune', plan: 'business', owner: { id: expect.any(String) } });
 
-    const key = await cliJson<{ id: string; key: string; prefix: string }>(
-      ['key', 'create', '--business', business.id as string, '--name', 'Website widget', '--scope', 'write'],
-      env,
-    );
-    expect(Object.keys(key)).toEqual(['id', 'key', 'prefix', 'name', 'scope', 'created_at']);
-    expect(key.key.startsWith(key.prefix)).toBe(true);
+      const key = await cliJson<{ id: string; key: string; prefix: string }>(
+        ['key', 'create', '--business', business.id as string, '--name', 'Website widget', '--scope', 'write'],
+        env,
+      );
+      expect(Object.keys(key)).toEqual(['id', 'key', 'prefix', 'name', 'scope', 'created_at']);
+      expect(key.key.startsWith(key.prefix)).toBe(true);
 
-    const created = await fetch(`${server.baseUrl}/api/v1/suggestions`, {
-      method: 'POST',
-      headers: { 'X-API-Key': key.key, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ content: 'Love the new terrace, please add more shade', customer_name: 'Ada' }),
-    });
-    expect(created.status).toBe(201);
-    const listed = await fetch(`${server.baseUrl}/api/v1/suggestions`, {
-      headers: { Authorization: `Bearer ${key.key}` },
-    });
-    const body = (await listed.json()) as { total: number; data: { content: string }[] };
-    expect(body.total).toBe(1);
-    expect(body.data[0]!.content).toBe('Love the new terrace, please add more shade');
+      const created = await fetch(`${server.baseUrl}/api/v1/suggestions`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key.key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: 'Love the new terrace, please add more shade', customer_name: 'Ada' }),
+      });
+      expect(created.status).toBe(201);
+      const listed = await fetch(`${server.baseUrl}/api/v1/suggestions`, {
+        headers: { Authorization: `Bearer ${key.key}` },
+      });
+      const body = (await listed.json()) as { total: number; data: { content: string }[] };
+      expect(body.total).toBe(1);
+      expect(body.data[0]!.content).toBe('Love the new terrace, please add more shade');
 
-    const keys = await cliJson<Record<string, unknown>[]>(['key', 'list', '--business', business.id as string], env);
-    expect(keys).toHaveLength(1);
-    expect(JSON.stringify(keys)).not.toContain(key.key);
-    expect(keys[0]).not.toHaveProperty('digest');
+      const keys = await cliJson<Record<string, unknown>[]>(['key', 'list', '--business', business.id as string], env);
+      expect(keys).toHaveLength(1);
+      expect(JSON.stringify(keys)).not.toContain(key.key);
+      expect(keys[0]).not.toHaveProperty('digest');
 
-    const revoked = await cliJson(['key', 'revoke', key.id], env);
-    expect(revoked.revoked_at).toEqual(expect.any(String));
-    const after = await fetch(`${server.baseUrl}/api/v1/suggestions`, { headers: { 'X-API-Key': key.key } });
-    expect(after.status).toBe(401);
+      const revoked = await cliJson(['key', 'revoke', key.id], env);
+      expect(revoked.revoked_at).toEqual(expect.any(String));
+      const after = await fetch(`${server.baseUrl}/api/v1/suggestions`, { headers: { 'X-API-Key': key.key } });
+      expect(after.status).toBe(401);
 
-    // The dashboard: the owner signs in with the password given to `business create`.
-    const signIn = await login(server.baseUrl, ownerEmail, 'a long passphrase');
-    expect(signIn.status).toBe(200);
-    const { token } = (await signIn.json()) as { token: string };
-    const overview = await fetch(`${server.baseUrl}/businesses/${business.id as string}/analytics/overview`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    expect(overview.status).toBe(200);
-  });
+      // The dashboard: the owner signs in with the password given to `business create`.
+      const signIn = await login(server.baseUrl, ownerEmail, 'a long passphrase');
+      expect(signIn.status).toBe(200);
+      const { token } = (await signIn.json()) as { token: string };
+      const overview = await fetch(`${server.baseUrl}/businesses/${business.id as string}/analytics/overview`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(overview.status).toBe(200);
+    },
+  );
 
   it('When a password is given for an email that has an account, then the CLI refuses to ignore it, and --reset-password replaces it', async () => {
     const email = `existing-${Date.now()}@x.test`;
