@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { backup, restore } from '../db/backup.js';
+import { backup } from '../db/backup.js';
+import { restore } from '../db/restore.js';
 import { command, type Command } from './command.js';
 
 const file = z.string().min(1, 'a file name is required');

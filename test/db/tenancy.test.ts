@@ -29,7 +29,7 @@ const GLOBAL_TABLES: Record<string, string> = {
  */
 const CROSS_TENANT: { file: string; pattern: RegExp; reason: string }[] = [
   {
-    file: 'db/backup.ts',
+    file: 'db/restore.ts',
     pattern: /max\(xid\) < pg_current_xact_id\(\)|UPDATE events SET xid/,
     reason: "a restore places every business's restored events below the new database's transaction ids",
   },
