@@ -16,6 +16,9 @@ export interface CodeTarget {
   /** The business's roadmap settings (migrations/0044_roadmap.sql): off, its page is a 404. */
   roadmap_enabled: boolean;
   roadmap_statuses: RoadmapStatus[];
+  /** The business's brand (migrations/0058_brand.sql): its colour, and its logo when it has one. */
+  brand_color: string | null;
+  logo: { hash: string; content_type: 'image/png' | 'image/jpeg'; width: number; height: number } | null;
   /** The business's change number, read before anything else (docs/caching.md). */
   change_number: number;
 }
@@ -24,10 +27,15 @@ export async function findCodeTarget(db: Queryable, code: string): Promise<CodeT
   const { rows } = await db.query<CodeTarget>(
     /* sql */ `
     SELECT q.id AS qr_code_id, q.business_id, b.name AS business_name, q.location_id, l.name AS location_name,
-      q.active, b.roadmap_enabled, b.roadmap_statuses, ${changeNumberSql('q.business_id')} AS change_number
+      q.active, b.roadmap_enabled, b.roadmap_statuses, b.brand_color,
+      CASE WHEN g.hash IS NULL THEN NULL
+        ELSE json_build_object('hash', g.hash, 'content_type', g.content_type, 'width', g.width, 'height', g.height)
+      END AS logo,
+      ${changeNumberSql('q.business_id')} AS change_number
     FROM qr_codes q
     JOIN businesses b ON b.id = q.business_id
     LEFT JOIN locations l ON l.business_id = q.business_id AND l.id = q.location_id
+    LEFT JOIN business_logos g ON g.business_id = q.business_id
     WHERE q.code = $1`,
     [code],
   );
