@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { HttpError } from '../errors/http-error.js';
+import { HttpError, invalidInput } from '../errors/http-error.js';
 import { decodeUtf8 } from '../shared/unicode.js';
 
 export const BODY_LIMIT = '64kb';
@@ -133,5 +133,5 @@ export function uploadBody(spec: { types: readonly string[]; maxBytes: number })
 /** An upload route's bytes as handed to it: a request's body, or an invocation's (a dashboard form's file). */
 export function uploadOf(body: unknown): Buffer {
   if (Buffer.isBuffer(body) && body.length > 0) return body;
-  throw new HttpError(400, 'Send the file as the request body', 'BAD_REQUEST');
+  throw invalidInput([{ field: '', code: 'file_required', message: 'send the file as the request body' }]);
 }
