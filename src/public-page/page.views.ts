@@ -70,13 +70,14 @@ export interface RoadmapView {
   business_name: string;
   location_name: string | null;
   columns: { status: RoadmapStatus; title: string; status_label: string; total: number; items: RoadmapCard[] }[];
+  brand?: PageBrand;
 }
 
 /** The roadmap page: its words from the catalogue (`roadmap.*`); its script only enhances the votes. */
 export function renderRoadmap(view: RoadmapView, locale = DEFAULT_LOCALE): string {
   const messages = messagesFor(locale);
   const title = messages.t('roadmap.page.title', { business: view.business_name });
-  return eta.render('roadmap', { ...view, ...frame(messages, true), title });
+  return eta.render('roadmap', { ...view, ...frame(messages, true, view.brand), title });
 }
 
 /** An error page: its heading and words, and when to come back (Retry-After, in seconds) if known. */

@@ -91,6 +91,17 @@ describe('brand colour', () => {
     expect(stylesheetOf((await open()).text)).toBeUndefined();
   });
 
+  it('When the business has a colour and a logo, then its roadmap page shows them too', async () => {
+    const t = await buildTeam(ctx.db);
+    const qr = await buildQrCode(ctx.db, t.business.id);
+    await patchColor(t, '#1d5e34');
+    const path = new URL((await putLogo(t, await png(64, 64), 'image/png')).body.url as string).pathname;
+    const roadmap = await ctx.request().get(`/f/${qr.code}/roadmap`);
+    expect(roadmap.status).toBe(200);
+    expect(stylesheetOf(roadmap.text)).toMatch(/^\/brand\/1d5e34\./);
+    expect(roadmap.text).toContain(`<img class="logo" src="${path}" alt="${t.business.name}"`);
+  });
+
   it('When a stylesheet is asked for with a hash that is not its own, or for an unreadable colour, then it is a 404', async () => {
     expect((await ctx.request().get('/brand/1d5e34.000000000000.css')).status).toBe(404);
     expect((await ctx.request().get('/brand/ffd700.000000000000.css')).status).toBe(404);
