@@ -13,6 +13,7 @@ export interface BusinessRow {
   notify_followers: boolean;
   roadmap_enabled: boolean;
   roadmap_statuses: RoadmapStatus[];
+  brand_color: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,6 +46,12 @@ export const BUSINESS_COLUMN_MAP = {
     }),
   },
   roadmap_statuses: { shownIn: 'read', schema: roadmapStatuses },
+  brand_color: {
+    shownIn: 'read',
+    schema: z.string().nullable().meta({
+      description: "The page's buttons and links (`#rrggbb`, lower case); null is the page's own blue (docs/brand.md)",
+    }),
+  },
   created_at: { shownIn: 'read', schema: timestamp, instant: true },
   updated_at: { shownIn: 'read', schema: timestamp, instant: true },
 } satisfies ColumnMap<BusinessRow, 'read'>;

@@ -50,6 +50,8 @@ export async function updateBusiness(
     notifyFollowers?: boolean;
     roadmapEnabled?: boolean;
     roadmapStatuses?: string[];
+    /** Undefined keeps the colour; null removes it. */
+    brandColor?: string | null;
   },
 ): Promise<BusinessRow | null> {
   const { rows } = await db.query<BusinessRow>(
@@ -60,6 +62,7 @@ export async function updateBusiness(
       notify_followers = coalesce($4, notify_followers),
       roadmap_enabled = coalesce($5, roadmap_enabled),
       roadmap_statuses = coalesce($6::text[], roadmap_statuses),
+      brand_color = CASE WHEN $7::boolean THEN $8 ELSE brand_color END,
       updated_at = now()
     WHERE id = $1
     RETURNING ${COLUMNS}`,
@@ -70,6 +73,8 @@ export async function updateBusiness(
       changes.notifyFollowers ?? null,
       changes.roadmapEnabled ?? null,
       changes.roadmapStatuses ?? null,
+      changes.brandColor !== undefined,
+      changes.brandColor ?? null,
     ],
   );
   return rows[0] ?? null;

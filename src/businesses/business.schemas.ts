@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BRAND_COLOR_PATTERN } from './brand.color.js';
 import { oneLine, patchBody, SUGGESTION_STATUSES } from '../shared/schemas.js';
 
 export const BUSINESS_NAME_MAX = 200;
@@ -51,5 +52,17 @@ export const updateBusinessBody = patchBody({
     .optional()
     .meta({ description: 'Whether the public roadmap is shown (`/f/<code>/roadmap`, `GET /api/v1/roadmap`)' }),
   roadmap_statuses: roadmapStatuses.optional(),
+  brand_color: z
+    .string()
+    .regex(BRAND_COLOR_PATTERN, { message: 'must be a colour as #RRGGBB' })
+    .transform((color) => color.toLowerCase())
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "The colour of the page's buttons and links, `#RRGGBB`; null for the page's own. Refused (422 " +
+        "`LOW_CONTRAST`, naming the ratio) below 4.5:1 against the page's background (`#f6f5f2`) or against " +
+        "the buttons' white text (WCAG AA).",
+    }),
 }).meta({ examples: [{ name: 'Café Soleil – Vieux Port', approval_required: true }] });
 export type UpdateBusinessBody = z.output<typeof updateBusinessBody>;

@@ -5,10 +5,28 @@ import type { Plan } from '../shared/schemas.js';
 import { findUserByEmail, insertMembership, insertUser } from '../users/user.repository.js';
 import { operator, recordActivity } from '../outbox/outbox.service.js';
 import type { Principal } from '../auth/principal.js';
-import { notFound } from '../errors/http-error.js';
+import { HttpError, notFound } from '../errors/http-error.js';
 import { fieldChanges } from '../shared/changes.js';
 import { findBusiness, insertBusiness, updateBusiness, type BusinessRow } from './business.repository.js';
 import type { UpdateBusinessBody } from './business.schemas.js';
+import { contrastShortfall, MIN_CONTRAST } from './brand.color.js';
+
+const AGAINST = { page_background: "the page's background (#f6f5f2)", button_text: "the buttons' white text" };
+
+/** A colour that falls short of 4.5:1 is a 422 naming the measured ratio and what it stands against. */
+function assertReadable(color: string): void {
+  const shortfall = contrastShortfall(color);
+  if (!shortfall) return;
+  const message = `${color} gives ${shortfall.ratio}:1 against ${AGAINST[shortfall.against]}; at least ${MIN_CONTRAST}:1 is needed`;
+  throw new HttpError(422, `brand_color: ${message}`, 'LOW_CONTRAST', {}, [
+    {
+      field: 'brand_color',
+      code: 'low_contrast',
+      message,
+      params: { ratio: shortfall.ratio.toFixed(2), against: shortfall.against, min: MIN_CONTRAST },
+    },
+  ]);
+}
 
 export interface NewBusiness {
   name: string;
@@ -55,6 +73,7 @@ export async function changeBusiness(
   by: Principal | null,
   changes: UpdateBusinessBody,
 ): Promise<BusinessRow> {
+  if (changes.brand_color) assertReadable(changes.brand_color);
   return withTransaction(pool, async (tx) => {
     const before = await findBusiness(tx, businessId, { forUpdate: true });
     if (!before) throw notFound('Business');
@@ -64,12 +83,14 @@ export async function changeBusiness(
         approval_required: before.approval_required,
         notify_followers: before.notify_followers,
         roadmap_enabled: before.roadmap_enabled,
+        brand_color: before.brand_color,
       },
       {
         name: changes.name,
         approval_required: changes.approval_required,
         notify_followers: changes.notify_followers,
         roadmap_enabled: changes.roadmap_enabled,
+        brand_color: changes.brand_color,
       },
     );
     // A list compares by its items, in order: the columns' order is a setting too.
@@ -82,6 +103,7 @@ export async function changeBusiness(
       notifyFollowers: changes.notify_followers,
       roadmapEnabled: changes.roadmap_enabled,
       roadmapStatuses: changes.roadmap_statuses,
+      brandColor: changes.brand_color,
     }))!;
     await recordActivity(tx, by ?? operator(businessId), {
       type: 'business.updated',

@@ -7,7 +7,7 @@ import type { Reply } from '../http/reply.js';
 import type { Route, Services } from '../http/route.js';
 import { hasMessage, t } from '../shared/messages.js';
 import { memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { formBody, formFields } from './dashboard.forms.js';
+import { filesOf, formBody, formFields, multipartBody } from './dashboard.forms.js';
 import { assertFormPost } from './dashboard.session.js';
 import type { FieldErrors } from './dashboard.views.js';
 
@@ -17,6 +17,8 @@ export interface PageCall {
   res: Response;
   who: SignedInMember;
   services: Services;
+  /** The files of a multipart form (FormAction.upload), by field name. */
+  files: Record<string, Buffer>;
 }
 
 /** A refused form, to show again: the status, the fields as sent, and words per field ('' for the form). */
@@ -57,6 +59,11 @@ export interface FormAction {
    * signing secret), which a redirect would have to keep somewhere to show.
    */
   answer?: (call: PageCall, reply: Reply) => Promise<void>;
+  /**
+   * The form carries a file (`multipart/form-data`, the one way a browser without script sends one):
+   * read up to `maxBytes`; the operation's own bound says the rest (dashboard.forms.ts, multipartBody).
+   */
+  upload?: { maxBytes: number };
   /** Shows the page again with the refused form. Without it, a refusal is the error page. */
   again?: (call: PageCall, refused: Refused) => Promise<void>;
 }
@@ -115,10 +122,11 @@ export const refusalOf = (err: unknown): HttpError | undefined =>
 
 /** Registers a form's post on a page router: the member's session and form token, then the operation. */
 export function mountForm(router: Router, services: Services, action: FormAction): void {
-  router.post(action.path, requireMember(services), action.parser ?? formBody, async (req, res) => {
+  const readBody = action.upload ? multipartBody(action.upload.maxBytes) : (action.parser ?? formBody);
+  router.post(action.path, requireMember(services), readBody, async (req, res) => {
     const who = memberOf(res);
     assertFormPost(req, services, who.token);
-    const call: PageCall = { req, res, who, services };
+    const call: PageCall = { req, res, who, services, files: filesOf(res) };
     const values = formFields(req);
     const input = {
       params: action.params ? action.params(req) : (req.params as Record<string, string>),

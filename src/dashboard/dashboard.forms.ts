@@ -1,10 +1,47 @@
-import express, { type Request } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { HttpError } from '../errors/http-error.js';
 import type { z } from 'zod';
 import { findMalformedText } from '../shared/unicode.js';
 import type { FieldErrors } from './dashboard.views.js';
 
 /** The dashboard's forms: small urlencoded bodies, no nesting. */
 export const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 30 });
+
+/**
+ * A form with a file (`enctype="multipart/form-data"`): its bytes read up to `maxBytes` plus room for
+ * the other fields, then parsed by Node's own `Response.formData()` (undici's multipart parser, so no
+ * package of ours). The text fields become `req.body` as a urlencoded form's would; the files are kept
+ * in `res.locals.files`, by field name. A body past the bound is the error page's 413.
+ */
+export function multipartBody(maxBytes: number): RequestHandler {
+  const read = express.raw({ type: 'multipart/form-data', limit: maxBytes + 64 * 1024 });
+  return (req, res, next) => {
+    read(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (!Buffer.isBuffer(req.body))
+        return next(new HttpError(400, 'Send the form as multipart/form-data', 'BAD_REQUEST'));
+      const contentType = req.headers['content-type'] ?? '';
+      new Response(req.body, { headers: { 'content-type': contentType } })
+        .formData()
+        .then(async (form) => {
+          const fields: Record<string, string> = {};
+          const files: Record<string, Buffer> = {};
+          for (const [name, value] of form.entries()) {
+            if (typeof value === 'string') fields[name] = value;
+            else files[name] = Buffer.from(await value.arrayBuffer());
+          }
+          req.body = fields;
+          res.locals.files = files;
+          next();
+        })
+        .catch(() => next(new HttpError(400, 'The form could not be read', 'BAD_REQUEST')));
+    });
+  };
+}
+
+/** The files a multipart form sent (none for any other form). */
+export const filesOf = (res: Response): Record<string, Buffer> =>
+  (res.locals.files as Record<string, Buffer> | undefined) ?? {};
 
 /** A form's fields as strings (a repeated one keeps its last value); the form token is not a field. */
 export function formFields(req: Request): Record<string, string> {

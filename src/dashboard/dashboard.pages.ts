@@ -14,6 +14,7 @@ import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
 import { QR_FORMS, qrCodePages } from './dashboard.qr-codes.js';
 import { SETTINGS_FORMS, settingsPages } from './dashboard.settings.js';
 import { ROADMAP_FORMS, roadmapSettingsPages } from './dashboard.roadmap.js';
+import { BRAND_FORMS, brandSettingsPages } from './dashboard.brand.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { SUGGESTION_FORMS, suggestionPages } from './dashboard.suggestion.js';
 import { TAG_FORMS, tagPages } from './dashboard.tags.js';
@@ -34,6 +35,7 @@ export const DASHBOARD_FORMS: readonly FormAction[] = [
   ...SETTINGS_FORMS,
   ...WEBHOOK_FORMS,
   ...ROADMAP_FORMS,
+  ...BRAND_FORMS,
   ...CHANGELOG_FORMS,
 ];
 
@@ -82,6 +84,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(settingsPages(services));
   router.use(tagPages(services));
   router.use(roadmapSettingsPages(services));
+  router.use(brandSettingsPages(services));
   router.use(integrationPages(services));
   router.use(teamPages(services));
   router.use(webhookPages(services));

@@ -16,6 +16,11 @@ import { migrate, readMigrations, type Migration } from './migrate.js';
 
 /** Rows sent to the database in one INSERT: a few MB of JSON at most. */
 const INSERT_ROWS = 1_000;
+/**
+ * And characters of JSON in one INSERT: a logo's bytes (business_logos, up to ~1 MB as hex) make rows
+ * far wider than the rest, so a batch ends at this size too.
+ */
+const INSERT_CHARS = 8 * 2 ** 20;
 
 /** A database is empty for a restore when none of its tables holds a row (a migrated one may be). */
 async function refuseUnlessEmpty(client: pg.PoolClient): Promise<void> {
@@ -131,11 +136,13 @@ export async function restore(
         const columns = (line.columns as string[]).map(quote).join(', ');
         const insert = `INSERT INTO ${quote(name)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM jsonb_populate_recordset(NULL::${quote(name)}, $1::jsonb)`;
         let batch: string[] = [];
+        let chars = 0;
         let rows = 0;
         const flush = async () => {
           if (batch.length === 0) return;
           await loaded.query(insert, [`[${batch.join(',')}]`]);
           batch = [];
+          chars = 0;
         };
         for (;;) {
           const text = await nextText();
@@ -150,8 +157,9 @@ export async function restore(
             break;
           }
           batch.push(text);
+          chars += text.length;
           rows += 1;
-          if (batch.length >= INSERT_ROWS) await flush();
+          if (batch.length >= INSERT_ROWS || chars >= INSERT_CHARS) await flush();
         }
         await flush();
         tables += 1;

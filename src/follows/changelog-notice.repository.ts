@@ -1,3 +1,4 @@
+import type { BrandColumns } from './follow.mail.js';
 import type { Queryable } from '../db/database.js';
 import type { DueNotice } from './follow-notice.repository.js';
 
@@ -53,6 +54,8 @@ export interface DueChangelogNotice {
   business_id: string;
   entry_id: string;
   business_name: string;
+  brand_color: string | null;
+  logo: BrandColumns['logo'];
   notify_followers: boolean;
   title: string;
   body: string;
@@ -64,7 +67,9 @@ export async function claimDueChangelogNotice(db: Queryable, asOf: Date): Promis
   const { rows } = await db.query<DueChangelogNotice>(
     /* sql */ `
     SELECT n.id, n.business_id, n.entry_id,
-      b.name AS business_name, b.notify_followers,
+      b.name AS business_name, b.notify_followers, b.brand_color,
+      (SELECT json_build_object('hash', g.hash, 'content_type', g.content_type, 'width', g.width, 'height', g.height)
+        FROM business_logos g WHERE g.business_id = n.business_id) AS logo,
       e.title, e.body, e.suggestion_ids
     FROM changelog_notices n
     JOIN businesses b ON b.id = n.business_id
@@ -185,7 +190,9 @@ export async function findWaitingNotices(
   const { rows } = await db.query<DueNotice>(
     /* sql */ `
     SELECT n.id, n.business_id, n.suggestion_id, n.from_status, n.from_reply,
-      b.name AS business_name, b.notify_followers,
+      b.name AS business_name, b.notify_followers, b.brand_color,
+      (SELECT json_build_object('hash', g.hash, 'content_type', g.content_type, 'width', g.width, 'height', g.height)
+        FROM business_logos g WHERE g.business_id = n.business_id) AS logo,
       s.content, s.status, s.reply,
       (s.visibility = 'public' AND s.review_state IN ('not_required', 'approved')) AS shown
     FROM follow_notices n

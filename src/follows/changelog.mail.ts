@@ -1,6 +1,6 @@
 import type { NewMail } from '../mail/mail.repository.js';
 import { t } from '../shared/messages.js';
-import { followerMail, type MailedFollow } from './follow.mail.js';
+import { followerMail, type MailBrand, type MailedFollow } from './follow.mail.js';
 
 /** What one follower address hears of an entry: the suggestions of theirs it names, and where each stands. */
 export interface ChangelogContent {
@@ -16,6 +16,7 @@ export interface ChangelogContent {
   }[];
   /** The entry on the public page the address followed from; none when that page is gone. */
   entryUrl?: string;
+  brand?: MailBrand;
 }
 
 const excerptOf = (text: string) => (text.length > 140 ? `${text.slice(0, 140)}…` : text);
@@ -52,6 +53,7 @@ export function changelogMail(baseUrl: string, follow: MailedFollow, content: Ch
     subject: t('mail.changelog.subject', { business, title: content.title }),
     paragraphs,
     links: content.entryUrl ? [{ url: content.entryUrl, label: t('mail.changelog.link') }] : [],
+    brand: content.brand,
   });
 }
 

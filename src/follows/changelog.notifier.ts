@@ -13,7 +13,7 @@ import {
 } from './changelog-notice.repository.js';
 import { changelogMail, entryOnPage, type ChangelogContent } from './changelog.mail.js';
 import { countRecentNotifications, type DueNotice } from './follow-notice.repository.js';
-import type { NoticeContent } from './follow.mail.js';
+import { mailBrand, type BrandColumns, type NoticeContent } from './follow.mail.js';
 
 /** What the follow notifier lends the changelog's messages: its options, outbox, log and wording of notices. */
 export interface ChangelogSending {
@@ -28,7 +28,7 @@ export interface ChangelogSending {
 /** One address's message: the entry, and each suggestion of theirs it names with its waiting notice's news. */
 function contentFor(
   recipient: ChangelogRecipient,
-  entry: { id: string; business_name: string; title: string; body: string },
+  entry: { id: string; business_name: string; title: string; body: string } & BrandColumns,
   waiting: Map<string, DueNotice>,
   sending: ChangelogSending,
 ): ChangelogContent {
@@ -47,6 +47,7 @@ function contentFor(
       };
     }),
     ...(code ? { entryUrl: entryOnPage(sending.baseUrl, code, entry.id) } : {}),
+    brand: mailBrand(sending.baseUrl, entry.business_name, entry),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { BrandColumns } from './follow.mail.js';
 import type { Queryable } from '../db/database.js';
 import type { SuggestionStatus } from '../shared/schemas.js';
 import type { SuggestionReply } from '../suggestions/suggestion.columns.js';
@@ -14,6 +15,9 @@ export interface DueNotice {
   from_status: SuggestionStatus;
   from_reply: SuggestionReply | null;
   business_name: string;
+  /** The business's brand, for the message's logo and links. */
+  brand_color: string | null;
+  logo: BrandColumns['logo'];
   notify_followers: boolean;
   content: string;
   status: SuggestionStatus;
@@ -27,7 +31,9 @@ export async function claimDueNotice(db: Queryable, asOf: Date): Promise<DueNoti
   const { rows } = await db.query<DueNotice>(
     /* sql */ `
     SELECT n.id, n.business_id, n.suggestion_id, n.from_status, n.from_reply,
-      b.name AS business_name, b.notify_followers,
+      b.name AS business_name, b.notify_followers, b.brand_color,
+      (SELECT json_build_object('hash', g.hash, 'content_type', g.content_type, 'width', g.width, 'height', g.height)
+        FROM business_logos g WHERE g.business_id = n.business_id) AS logo,
       s.content, s.status, s.reply,
       (s.visibility = 'public' AND s.review_state IN ('not_required', 'approved')) AS shown
     FROM follow_notices n

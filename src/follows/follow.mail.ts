@@ -4,6 +4,7 @@ import { newId } from '../shared/ids.js';
 import { DEFAULT_LOCALE, messagesFor } from '../shared/messages.js';
 import { CONFIRM_WITHIN_DAYS } from './follow.repository.js';
 import { signLink } from './follow.tokens.js';
+import { logoPath } from '../businesses/logo.image.js';
 
 /** A follow as its messages need it. */
 export interface MailedFollow {
@@ -12,6 +13,44 @@ export interface MailedFollow {
   link_key: Buffer;
   /** The language the follower reads (the catalogue's name); English until followers keep theirs. */
   locale?: string;
+}
+
+/** The business's brand in its emails: the logo (an absolute URL: mail clients fetch it) and the colour of links. */
+export interface MailBrand {
+  business: string;
+  color: string | null;
+  logo: { url: string; width: number; height: number } | null;
+}
+
+/** What a business's row says of its brand (migrations/0058_brand.sql), as the mail queries read it. */
+export interface BrandColumns {
+  business_id: string;
+  brand_color: string | null;
+  logo: { hash: string; content_type: 'image/png' | 'image/jpeg'; width: number; height: number } | null;
+}
+
+/** The logo is shown at most this high in an email. */
+const MAIL_LOGO_HEIGHT = 64;
+
+/**
+ * The brand as an email shows it. Without a public base URL (PUBLIC_BASE_URL unset) there is no address
+ * a mail client could fetch the logo from: the name alone is shown.
+ */
+export function mailBrand(baseUrl: string | null, business: string, row: BrandColumns): MailBrand {
+  const logo = row.logo && baseUrl ? row.logo : null;
+  const scale = logo ? Math.min(1, MAIL_LOGO_HEIGHT / logo.height) : 1;
+  return {
+    business,
+    color: row.brand_color,
+    logo:
+      logo && baseUrl
+        ? {
+            url: `${baseUrl.replace(/\/+$/, '')}${logoPath(row.business_id, logo)}`,
+            width: Math.max(1, Math.round(logo.width * scale)),
+            height: Math.max(1, Math.round(logo.height * scale)),
+          }
+        : null,
+  };
 }
 
 /** Where a follow's links lead: pages of this service, under PUBLIC_BASE_URL. */
@@ -40,7 +79,7 @@ const LIFETIME_MS = 24 * 60 * 60_000;
 export function followerMail(
   baseUrl: string,
   follow: MailedFollow,
-  content: { subject: string; paragraphs: string[]; links: { url: string; label: string }[] },
+  content: { subject: string; paragraphs: string[]; links: { url: string; label: string }[]; brand?: MailBrand },
 ): NewMail {
   const { t } = messagesFor(follow.locale ?? DEFAULT_LOCALE);
   const { unsubscribe } = followLinks(baseUrl, follow);
@@ -52,10 +91,22 @@ export function followerMail(
     footer,
   ].join('\n\n');
   const paragraph = (p: string) => `<p>${escapeHtml(p)}</p>`;
+  const { brand } = content;
+  // A colour is `#rrggbb` by the column's own check: nothing in it needs escaping.
+  const linkStyle = brand?.color ? ` style="color: ${brand.color}"` : '';
+  const logo = brand?.logo
+    ? [
+        `<p><img src="${escapeHtml(brand.logo.url)}" alt="${escapeHtml(brand.business)}" width="${brand.logo.width}" ` +
+          `height="${brand.logo.height}" style="border: 0; display: block"></p>`,
+      ]
+    : [];
   const html = [
     '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">',
+    ...logo,
     ...content.paragraphs.map(paragraph),
-    ...content.links.map((link) => `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`),
+    ...content.links.map(
+      (link) => `<p><a href="${escapeHtml(link.url)}"${linkStyle}>${escapeHtml(link.label)}</a></p>`,
+    ),
     `<p style="font-size: 0.875em; color: #555"><a href="${escapeHtml(unsubscribe)}">${escapeHtml(t('mail.follow.unsubscribe'))}</a></p>`,
     '</body></html>',
   ].join('\n');
@@ -85,7 +136,7 @@ export const suggestionOnPage = (baseUrl: string, code: string, suggestionId: st
 export function confirmationMail(
   baseUrl: string,
   follow: MailedFollow,
-  { business, code, suggestionId }: { business: string; code: string; suggestionId: string },
+  { business, code, suggestionId, brand }: { business: string; code: string; suggestionId: string; brand?: MailBrand },
 ): NewMail {
   const { t } = messagesFor(follow.locale ?? DEFAULT_LOCALE);
   return followerMail(baseUrl, follow, {
@@ -98,6 +149,7 @@ export function confirmationMail(
       { url: suggestionOnPage(baseUrl, code, suggestionId), label: t('mail.follow.confirm.on_page', { business }) },
       { url: followLinks(baseUrl, follow).confirm, label: t('mail.follow.confirm.button') },
     ],
+    brand,
   });
 }
 
@@ -109,6 +161,7 @@ export interface NoticeContent {
   reply?: { content: string; changed: boolean };
   /** The suggestion on the public page; none once it is rejected (the page no longer shows it). */
   pageUrl?: string;
+  brand?: MailBrand;
 }
 
 export function notificationMail(baseUrl: string, follow: MailedFollow, notice: NoticeContent): NewMail {
@@ -132,5 +185,6 @@ export function notificationMail(baseUrl: string, follow: MailedFollow, notice: 
     subject,
     paragraphs,
     links: notice.pageUrl ? [{ url: notice.pageUrl, label: t('mail.follow.notice.see') }] : [],
+    brand: notice.brand,
   });
 }

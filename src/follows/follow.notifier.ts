@@ -12,7 +12,7 @@ import {
   postponeNotice,
   type DueNotice,
 } from './follow-notice.repository.js';
-import { notificationMail, suggestionOnPage, type NoticeContent } from './follow.mail.js';
+import { mailBrand, notificationMail, suggestionOnPage, type NoticeContent } from './follow.mail.js';
 import { nextChangelogMessages } from './changelog.notifier.js';
 
 export interface FollowNotifierOptions {
@@ -44,6 +44,7 @@ function contentOf(notice: DueNotice, baseUrl: string, code: string | null): Not
     status,
     reply: notice.reply ? { content: notice.reply.content, changed: replyChanged } : undefined,
     pageUrl: shownOnPage ? suggestionOnPage(baseUrl, code, notice.suggestion_id) : undefined,
+    brand: mailBrand(baseUrl, notice.business_name, notice),
   };
 }
 

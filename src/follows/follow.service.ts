@@ -4,7 +4,7 @@ import { HttpError, notFound, RateLimitError } from '../errors/http-error.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import { newId } from '../shared/ids.js';
 import { findSuggestion } from '../suggestions/suggestion.repository.js';
-import { confirmationMail } from './follow.mail.js';
+import { confirmationMail, mailBrand, type BrandColumns } from './follow.mail.js';
 import {
   confirmFollow,
   deleteExpiredFollows,
@@ -26,12 +26,17 @@ export interface FollowPlace {
   qr_code_id: string;
   /** The QR code's code: the confirmation links to the suggestion on this page. */
   code: string;
+  /** The business's brand, for the confirmation's logo and links (none: the name alone). */
+  brand_color?: string | null;
+  logo?: BrandColumns['logo'];
 }
 
 /** How follow confirmations are sent: the mail outbox, the links' base, and the business's hourly cap. */
 export interface FollowSending {
   mailer: Mailer;
   baseUrl: string;
+  /** PUBLIC_BASE_URL when it is set: the only base a mail client could fetch the logo from. */
+  logoBaseUrl: string | null;
   /** FOLLOW_CONFIRMATIONS_PER_HOUR: new follows (each one confirmation) a business takes in an hour. */
   confirmationsPerHour: number;
 }
@@ -98,6 +103,11 @@ export async function followSuggestion(
       business: place.business_name,
       code: place.code,
       suggestionId,
+      brand: mailBrand(sending.logoBaseUrl, place.business_name, {
+        business_id: place.business_id,
+        brand_color: place.brand_color ?? null,
+        logo: place.logo ?? null,
+      }),
     });
     await sending.mailer.enqueue(tx, mail);
     return [mail.id];

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { HttpError } from '../errors/http-error.js';
+import { HttpError, invalidInput } from '../errors/http-error.js';
 import { decodeUtf8 } from '../shared/unicode.js';
 
 export const BODY_LIMIT = '64kb';
@@ -105,3 +105,33 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     next();
   });
 };
+
+/**
+ * An upload's bytes (a logo): sent as one of `types` (else a 415, before anything is read), at most
+ * `maxBytes` (else a 413, from Content-Length at once or while reading). What the bytes really are is
+ * the feature's to check: a Content-Type is the sender's claim.
+ */
+export function uploadBody(spec: { types: readonly string[]; maxBytes: number }): RequestHandler {
+  const read = express.raw({ type: () => true, limit: spec.maxBytes });
+  const tooLarge = () =>
+    new HttpError(413, `Request body exceeds ${Math.round(spec.maxBytes / 1024)} KiB`, 'PAYLOAD_TOO_LARGE');
+  return (req, res, next) => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!spec.types.includes(type)) {
+      throw new HttpError(415, `Request body must be one of ${spec.types.join(', ')}`, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+    if (Number(req.headers['content-length'] ?? 0) > spec.maxBytes) throw tooLarge();
+    read(req, res, (err?: unknown) => {
+      if ((err as { type?: string } | undefined)?.type === 'entity.too.large') return next(tooLarge());
+      if (err) return next(err);
+      if (!Buffer.isBuffer(req.body)) return next(clientGone());
+      next();
+    });
+  };
+}
+
+/** An upload route's bytes as handed to it: a request's body, or an invocation's (a dashboard form's file). */
+export function uploadOf(body: unknown): Buffer {
+  if (Buffer.isBuffer(body) && body.length > 0) return body;
+  throw invalidInput([{ field: '', code: 'file_required', message: 'send the file as the request body' }]);
+}

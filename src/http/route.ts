@@ -12,7 +12,7 @@ import type { ReadReplicas } from '../db/replicas.js';
 import type { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import type { ErrorStatus } from '../shared/responses.js';
-import { jsonBody } from './body.js';
+import { jsonBody, uploadBody, uploadOf } from './body.js';
 import { withRequestTransaction } from './idempotency.js';
 import { idParam } from './params.js';
 import type { VoteAllowance } from './rate-limit.js';
@@ -95,6 +95,11 @@ export interface HeaderSpec {
   schema?: JsonSchema;
 }
 
+export interface UploadSpec {
+  types: readonly string[];
+  maxBytes: number;
+}
+
 /** A body the document describes by hand, with its example (none only for binary bodies, e.g. PNG). */
 export interface MediaSpec {
   schema: JsonSchema;
@@ -148,6 +153,11 @@ export interface RouteDoc {
   /** Descriptions of query parameters, by name, where the schema's own says too little. */
   queryNotes?: Record<string, string>;
   body?: z.ZodType;
+  /**
+   * A body of raw bytes rather than JSON (an image): the media types it may be sent as (any other is a
+   * 415) and its size bound (a 413). The handler gets the bytes as `upload`.
+   */
+  upload?: UploadSpec;
   responses: SuccessResponse[];
   /**
    * Whether the route takes `Idempotency-Key` (docs/idempotency.md). By default every POST and PATCH
@@ -194,6 +204,8 @@ export interface RouteContext<G extends Guard, Q, B> {
   principal: PrincipalFor<G>;
   query: Parsed<Q>;
   body: Parsed<B>;
+  /** The bytes of an `upload` route's body. */
+  upload: Buffer | undefined;
   services: Services;
   /** The last path parameter, lower-cased; a malformed one was already a 404 naming the resource. */
   id: string;
@@ -291,10 +303,11 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
     const id = idName ? idParam(params[idName], spec.resource!) : '';
     const query = (spec.query ? parseQuery(spec.query, input.query) : undefined) as Parsed<Q>;
     const body = (spec.body ? parseBody(spec.body, input.body) : undefined) as Parsed<B>;
+    const upload = spec.upload ? uploadOf(input.body) : undefined;
     if (action === 'update') authorize(caller as Principal, action, Object.keys(body ?? {}));
     const principal = caller as PrincipalFor<G>;
     const req = input.req as RequestFor<G>;
-    return handler({ req, params, baseUrl, principal, query, body, services, id, db });
+    return handler({ req, params, baseUrl, principal, query, body, upload, services, id, db });
   };
   // Read-your-writes on replicas: once a business's write has committed, and before its answer
   // is sent, no replica answers for the business until it has replayed that far.
@@ -378,7 +391,7 @@ export class RouteTable {
       if (!this.#unmounted.delete(route)) throw new Error(`${route.method} ${route.path} is mounted twice`);
       // Only a route that takes a body reads one: elsewhere a body is ignored, never a 413 or 415
       // that the route's documentation could not mention.
-      const readBody = route.body ? [jsonBody] : [];
+      const readBody = route.upload ? [uploadBody(route.upload)] : route.body ? [jsonBody] : [];
       router[route.method](route.path.slice(prefix.length) || '/', ...before, ...readBody, (req, res) => {
         res.locals.route = route.path;
         return route.handle(req, res, this.services);

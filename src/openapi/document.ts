@@ -44,7 +44,8 @@ function errorStatuses(op: OperationSpec): (ErrorStatus | 429)[] {
   if (op.guard === 'public') add(429);
   // A path parameter that does not percent-decode is a 400, whatever the operation.
   if (op.query || op.body || op.path.includes(':')) add(400);
-  if (op.body) add(413, 415);
+  if (op.body || op.upload) add(413, 415);
+  if (op.upload) add(400);
   if (op.resource) add(404);
   // A malformed key is a 400; a key still in use a 409; a key used for another request a 422.
   if (takesIdempotencyKey(op)) add(400, 409, 422);
@@ -165,6 +166,14 @@ function requestBody(operationId: string, body: z.ZodType) {
   };
 }
 
+/** Raw bytes in one of the media types the route takes (OpenAPI 3.1: `contentMediaType`, no schema of its own). */
+function uploadRequestBody(types: readonly string[]) {
+  return {
+    required: true,
+    content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+  };
+}
+
 /** What an Idempotency-Key replay of this operation leaves out (RouteDoc.notReplayed). */
 function notReplayedNote(op: OperationSpec): string {
   const fields = takesIdempotencyKey(op) ? (op.notReplayed ?? []) : [];
@@ -189,6 +198,7 @@ function operation(op: OperationSpec) {
     ...who.extensions,
     parameters: parameters(op),
     ...(op.body ? { requestBody: requestBody(op.operationId, op.body) } : {}),
+    ...(op.upload ? { requestBody: uploadRequestBody(op.upload.types) } : {}),
     responses,
   };
 }

@@ -11,6 +11,7 @@ import { feedbackForm, followForm, pageQuery, qrCodeParam, voteForm } from './pa
 import { addFollowLinkPages } from './page.follow.js';
 import { addChangelogPages } from './page.changelog.js';
 import { addRoadmapPage } from './page.roadmap.js';
+import { addBrandFiles, brandKey, brandOf } from './page.brand.js';
 import {
   assertHumanPost,
   assertSameOrigin,
@@ -121,9 +122,11 @@ async function sendPage(
   const voter = readVoterToken(req);
   const token = issueFormToken(services.publicPage, code);
   const shared = !state.thanks && !state.form && !state.followed && !state.voted;
+  const brand = brandOf(target);
   const key = `public-page-html ${locale} ${code} ${windowKey(target, state.sort, state.offset)} ${JSON.stringify([
     target.business_name,
     target.location_name,
+    brandKey(brand),
   ])}`;
   const kept = shared ? services.lists.get(key, target.change_number) : undefined;
   if (kept && !voter) return sendWithToken(res, status, kept, token);
@@ -156,6 +159,7 @@ async function sendPage(
         followed: state.followed,
         voted: voted ? toPublicSuggestion(voted, locale) : null,
         roadmap: target.roadmap_enabled,
+        brand,
         form: { token: TOKEN_SLOT.toString(), ...state.form },
       },
       locale,
@@ -337,6 +341,7 @@ export function publicPages(services: Services, budget: Budget): Router {
     res.redirect(303, `/f/${code}?followed=1&${back}#s-${id}`);
   });
 
+  addBrandFiles(router, services, read);
   addFollowLinkPages(router, services, { budget: read, policy, formBody, localeOf });
   addChangelogPages(router, services, { budget: read, policy });
   addRoadmapPage(router, services, { budget: read, policy, ready });

@@ -16,22 +16,43 @@ export interface CodeTarget {
   /** The business's roadmap settings (migrations/0044_roadmap.sql): off, its page is a 404. */
   roadmap_enabled: boolean;
   roadmap_statuses: RoadmapStatus[];
+  /** The business's brand (migrations/0058_brand.sql): its colour, and its logo when it has one. */
+  brand_color: string | null;
+  logo: { hash: string; content_type: 'image/png' | 'image/jpeg'; width: number; height: number } | null;
   /** The business's change number, read before anything else (docs/caching.md). */
   change_number: number;
 }
 
+type CodeTargetRow = Omit<CodeTarget, 'logo'> & {
+  logo_hash: string | null;
+  logo_type: 'image/png' | 'image/jpeg' | null;
+  logo_width: number | null;
+  logo_height: number | null;
+};
+
+/**
+ * The logo's columns come flat and are put together here: the page reads this on every request, and
+ * a JSON object built in SQL costs its building and its parsing there.
+ */
 export async function findCodeTarget(db: Queryable, code: string): Promise<CodeTarget | null> {
-  const { rows } = await db.query<CodeTarget>(
+  const { rows } = await db.query<CodeTargetRow>(
     /* sql */ `
     SELECT q.id AS qr_code_id, q.business_id, b.name AS business_name, q.location_id, l.name AS location_name,
-      q.active, b.roadmap_enabled, b.roadmap_statuses, ${changeNumberSql('q.business_id')} AS change_number
+      q.active, b.roadmap_enabled, b.roadmap_statuses, b.brand_color,
+      g.hash AS logo_hash, g.content_type AS logo_type, g.width AS logo_width, g.height AS logo_height,
+      ${changeNumberSql('q.business_id')} AS change_number
     FROM qr_codes q
     JOIN businesses b ON b.id = q.business_id
     LEFT JOIN locations l ON l.business_id = q.business_id AND l.id = q.location_id
+    LEFT JOIN business_logos g ON g.business_id = q.business_id
     WHERE q.code = $1`,
     [code],
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  const { logo_hash: hash, logo_type: type, logo_width: width, logo_height: height, ...target } = row;
+  const logo = hash && type && width && height ? { hash, content_type: type, width, height } : null;
+  return { ...target, logo };
 }
 
 /** A suggestion as the page shows it: never an email, never anything internal. */

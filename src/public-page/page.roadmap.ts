@@ -8,6 +8,7 @@ import type { CodeTarget } from './page.repository.js';
 import { qrCodeParam } from './page.schemas.js';
 import { readVoterToken } from './page.security.js';
 import { openCode } from './page.service.js';
+import { brandKey, brandOf } from './page.brand.js';
 import { renderRoadmap, type RoadmapView } from './page.views.js';
 
 type Columns = RoadmapView['columns'];
@@ -58,8 +59,9 @@ export function addRoadmapPage(
     if (!target.roadmap_enabled) throw new HttpError(404, 'Roadmap not found', 'NOT_FOUND');
     const now = new Date(services.publicPage.now());
     const voter = readVoterToken(req);
-    const view = { code, business_name: target.business_name, location_name: target.location_name };
-    const names = JSON.stringify([target.business_name, target.location_name]);
+    const brand = brandOf(target);
+    const view = { code, business_name: target.business_name, location_name: target.location_name, brand };
+    const names = JSON.stringify([target.business_name, target.location_name, brandKey(brand)]);
     const reader = { businessId: target.business_id, changeNumber: target.change_number };
     if (!voter) {
       const page = await cachedBody(

@@ -269,5 +269,6 @@ export async function setPageVote(
 export const followSending = (services: Services): FollowSending => ({
   mailer: services.mail,
   baseUrl: services.publicBaseUrl,
+  logoBaseUrl: services.publicBaseUrlConfigured ? services.publicBaseUrl : null,
   confirmationsPerHour: services.publicPage.followConfirmationsPerHour,
 });

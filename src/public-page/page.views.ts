@@ -2,6 +2,7 @@ import { hashedAsset, templates } from '../http/pages.js';
 import { DEFAULT_LOCALE, messagesFor, type Messages } from '../shared/messages.js';
 import type { RoadmapStatus } from '../businesses/business.schemas.js';
 import type { PublicSort } from './page.repository.js';
+import type { PageBrand } from './page.brand.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
 const eta = templates();
@@ -29,6 +30,8 @@ export interface PageView {
   voted?: Item | null;
   /** Whether the business shows its roadmap: the page links to it. */
   roadmap: boolean;
+  /** The business's stylesheet and logo (page.brand.ts). */
+  brand?: PageBrand;
   form: { token: string; error?: string; content?: string; customer_name?: string; customer_email?: string };
 }
 
@@ -38,12 +41,13 @@ const SORTS: PublicSort[] = ['trending', 'top', 'new'];
  * What every public template is given besides its own data: the reader's words (`it.t(key, values)`),
  * numbers (`it.number`), `<html lang>` (`it.locale`) and the assets.
  */
-const frame = (messages: Messages, script: boolean) => ({
+const frame = (messages: Messages, script: boolean, brand?: PageBrand) => ({
   t: messages.t,
   number: messages.number,
   locale: messages.locale,
   assets: assetPaths,
   script,
+  brandCss: brand?.css ?? null,
 });
 
 export function renderPage(view: PageView, locale = DEFAULT_LOCALE): string {
@@ -51,7 +55,7 @@ export function renderPage(view: PageView, locale = DEFAULT_LOCALE): string {
   const title = messages.t('page.title', { business: view.business_name });
   const form = { content: '', customer_name: '', customer_email: '', ...view.form };
   const sorts = SORTS.map((value) => ({ value, label: messages.t(`page.sort.${value}`) }));
-  return eta.render('page', { ...view, ...frame(messages, true), form, title, sorts });
+  return eta.render('page', { ...view, ...frame(messages, true, view.brand), form, title, sorts });
 }
 
 /** What a roadmap card shows: never an email, never anything internal. */
@@ -68,13 +72,14 @@ export interface RoadmapView {
   business_name: string;
   location_name: string | null;
   columns: { status: RoadmapStatus; title: string; status_label: string; total: number; items: RoadmapCard[] }[];
+  brand?: PageBrand;
 }
 
 /** The roadmap page: its words from the catalogue (`roadmap.*`); its script only enhances the votes. */
 export function renderRoadmap(view: RoadmapView, locale = DEFAULT_LOCALE): string {
   const messages = messagesFor(locale);
   const title = messages.t('roadmap.page.title', { business: view.business_name });
-  return eta.render('roadmap', { ...view, ...frame(messages, true), title });
+  return eta.render('roadmap', { ...view, ...frame(messages, true, view.brand), title });
 }
 
 /** An error page: its heading and words, and when to come back (Retry-After, in seconds) if known. */

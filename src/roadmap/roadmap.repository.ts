@@ -28,10 +28,10 @@ export interface ColumnRow extends SuggestionRow {
  * What the page shows in one column (PUBLICLY_VISIBLE of votes/vote.repository.ts, a roadmap never
  * showing `rejected`): public, shown (approved where review is on), not merged, in the status;
  * `completed` only since `completedSince`. Spelt as the partial index of 0044_roadmap.sql is, so
- * both statements read it: its first entries per status, and an index-only count.
+ * both statements read it: its first entries per status, and an index-only count. Each statement
+ * names `s.business_id = $1` itself, where the tenancy scan sees it.
  */
-const IN_COLUMN = /* sql */ `s.business_id = $1
-        AND s.status = c.status::suggestion_status
+const IN_COLUMN = /* sql */ `s.status = c.status::suggestion_status
         AND s.visibility = 'public'
         AND s.review_state IN ('not_required', 'approved')
         AND s.merged_into IS NULL
@@ -52,7 +52,7 @@ export async function findColumnItems(
     CROSS JOIN LATERAL (
       SELECT ${columnList(SUGGESTION_COLUMN_MAP, 's')}
       FROM suggestions s
-      WHERE ${IN_COLUMN}
+      WHERE s.business_id = $1 AND ${IN_COLUMN}
       ORDER BY s.upvote_count DESC, s.created_at DESC, s.id DESC
       LIMIT $4
     ) n
@@ -74,7 +74,7 @@ export async function countColumns(
     SELECT c.status, (
       SELECT count(*)::int
       FROM suggestions s
-      WHERE ${IN_COLUMN}) AS total
+      WHERE s.business_id = $1 AND ${IN_COLUMN}) AS total
     FROM unnest($2::text[]) AS c (status)`,
     [businessId, statuses, completedSince],
   );

@@ -95,6 +95,12 @@ async function delivery(t: Team): Promise<{ webhookId: string; deliveryId: strin
   return { webhookId, deliveryId: listed.body.data[0].id as string };
 }
 
+/** A logo's body: one red pixel, as a PNG. */
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 const MATRIX: Record<string, RouteCase> = {
   'GET /': { setup: () => Promise.resolve({ path: '' }), action: 'read', status: 200 },
   'PATCH /': {
@@ -102,6 +108,12 @@ const MATRIX: Record<string, RouteCase> = {
     action: 'manage_business',
     status: 200,
   },
+  'PUT /logo': {
+    setup: () => Promise.resolve({ path: '/logo', body: ONE_PIXEL_PNG }),
+    action: 'manage_business',
+    status: 200,
+  },
+  'DELETE /logo': { setup: () => Promise.resolve({ path: '/logo' }), action: 'manage_business', status: 204 },
   'GET /roadmap': { setup: () => Promise.resolve({ path: '/roadmap' }), action: 'read', status: 200 },
   'GET /locations': {
     setup: () => Promise.resolve({ path: '/locations' }),
@@ -479,6 +491,7 @@ describe('The role matrix', () => {
 function call(row: string, businessId: string, path: string, body: object | undefined, token?: string) {
   let req = ctx.request()[methodOf(row)](`/businesses/${businessId}${path}`);
   if (token) req = req.set('Authorization', `Bearer ${token}`);
+  if (Buffer.isBuffer(body)) req = req.set('Content-Type', 'image/png');
   return body ? req.send(body) : req;
 }
 

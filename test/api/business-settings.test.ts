@@ -36,6 +36,7 @@ describe('GET and PATCH /businesses/:id', () => {
         'notify_followers',
         'roadmap_enabled',
         'roadmap_statuses',
+        'brand_color',
         'created_at',
         'updated_at',
       ]);

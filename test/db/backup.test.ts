@@ -15,6 +15,8 @@ import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit
 import { capturingLogger } from '../support/app.js';
 import { openEmbeddedTestDatabase, testDatabaseUrl, testMode } from '../support/database.js';
 import { buildTag, buildTenant } from '../support/factories.js';
+import sharp from 'sharp';
+import { setLogo } from '../../src/businesses/logo.service.js';
 
 /**
  * `admin backup` and `admin restore` in one process: from the embedded database (where the move
@@ -145,6 +147,28 @@ describe('backup and restore', { timeout: budgetFor({ initdbs: 1 }) }, () => {
     expect(listed.body.total).toBe(4);
 
     await expect(restore(target.pool, file)).rejects.toThrow(/the database is not empty \(.* hold rows\)/);
+  });
+
+  it('When the business has a logo, then its bytes (bytea, a table of their own) come back byte for byte', async () => {
+    const image = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#1d5e34' } })
+      .png()
+      .toBuffer();
+    const logo = await setLogo(source.pool, tenant.business.id, null, image);
+    const stored = async (db: Database) =>
+      (
+        await db.pool.query<{ hash: string; body: Buffer }>(
+          'SELECT hash, body FROM business_logos WHERE business_id = $1',
+          [tenant.business.id],
+        )
+      ).rows[0];
+    const file = fileFor('logo');
+    await backup(source.pool, file);
+    const target = await emptyTarget();
+    await restore(target.pool, file);
+    const before = await stored(source);
+    const after = await stored(target);
+    expect(after?.hash).toBe(logo.hash);
+    expect(Buffer.isBuffer(after?.body) && after.body.equals(before!.body)).toBe(true);
   });
 
   it('When a backup file is cut short, damaged or not a backup, then the restore says so and leaves the database empty for the next try', async () => {

@@ -34,11 +34,6 @@ const CROSS_TENANT: { file: string; pattern: RegExp; reason: string }[] = [
     reason: "a restore places every business's restored events below the new database's transaction ids",
   },
   {
-    file: 'roadmap/roadmap.repository.ts',
-    pattern: /FROM unnest\(\$2::text\[\]\)/,
-    reason: 'filters by business in a shared condition the scanner cannot see (IN_COLUMN: s.business_id = $1)',
-  },
-  {
     file: 'api-keys/api-key.repository.ts',
     pattern: /SELECT business_id\s+FROM api_keys\s+WHERE id = \$1/,
     reason: 'finds which business a key id belongs to, to tell "not yours" from "not found"',

@@ -49,6 +49,8 @@ const PAGES = [
   'POST /follow/confirm',
   'GET /follow/unsubscribe',
   'POST /follow/unsubscribe',
+  'GET /brand/:file',
+  'GET /brand/:business_id/:file',
 ];
 /** The feedback page's stylesheet and script, named by their content's hash; the dashboard's pages (under /app). */
 const isPage = (route: string) =>

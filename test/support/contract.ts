@@ -39,7 +39,7 @@ export interface ReceivedResponse {
  * landing page, the public feedback pages (`/f/<code>`, their JSON side is in the document), their assets
  * and the site's icon.
  */
-const OUTSIDE_THE_API = /^\/(docs(\/|$)|f\/|assets\/|favicon\.ico$|$)/;
+const OUTSIDE_THE_API = /^\/(docs(\/|$)|f\/|assets\/|brand\/|favicon\.ico$|$)/;
 
 /**
  * Answers a path or method no route has can only come from what runs before routing: the
