@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { HttpError, type FieldError } from '../errors/http-error.js';
 import { authorize, mayDo } from '../auth/authorize.js';
 import type { Principal, UserPrincipal } from '../auth/principal.js';
@@ -45,6 +45,11 @@ export interface FormAction {
   query?: (fields: Record<string, string>, call: PageCall) => Record<string, string>;
   /** The operation's path parameters, when the page's are not the route's (a suggestion's comments). */
   params?: (req: Request) => Record<string, string>;
+  /**
+   * The form's body parser, where the dashboard's small one does not fit (a changelog entry's 20,000
+   * characters of Markdown and its 50 suggestion boxes).
+   */
+  parser?: RequestHandler;
   /** Catalogue keys of the fields' labels: a refusal names the field by its label. */
   labels?: Record<string, string>;
   /** Where the browser goes once the operation has answered (a 303: reloading never posts twice). */
@@ -117,7 +122,7 @@ export const refusalOf = (err: unknown): HttpError | undefined =>
 
 /** Registers a form's post on a page router: the member's session and form token, then the operation. */
 export function mountForm(router: Router, services: Services, action: FormAction): void {
-  const readBody = action.upload ? multipartBody(action.upload.maxBytes) : formBody;
+  const readBody = action.upload ? multipartBody(action.upload.maxBytes) : (action.parser ?? formBody);
   router.post(action.path, requireMember(services), readBody, async (req, res) => {
     const who = memberOf(res);
     assertFormPost(req, services, who.token);

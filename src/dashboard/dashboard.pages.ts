@@ -4,6 +4,7 @@ import { pagePolicy } from '../http/pages.js';
 import type { Services } from '../http/route.js';
 import { t } from '../shared/messages.js';
 import { analyticsPages } from './dashboard.analytics.js';
+import { CHANGELOG_FORMS, changelogPages } from './dashboard.changelog.js';
 import { pageBudget, type PageBudget } from './dashboard.budget.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
@@ -35,6 +36,7 @@ export const DASHBOARD_FORMS: readonly FormAction[] = [
   ...WEBHOOK_FORMS,
   ...ROADMAP_FORMS,
   ...BRAND_FORMS,
+  ...CHANGELOG_FORMS,
 ];
 
 /** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
@@ -76,6 +78,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(homePages(services));
   router.use(suggestionPages(services));
   router.use(issuePages(services));
+  router.use(changelogPages(services));
   router.use(qrCodePages(services));
   router.use(analyticsPages(services));
   router.use(settingsPages(services));

@@ -29,7 +29,7 @@ export interface Frame {
   /** How many businesses the user belongs to: a "Switch business" link from two. */
   businessCount?: number;
   /** Which entry of the business's navigation is this page. */
-  nav?: 'home' | 'issues' | 'qr-codes' | 'analytics' | 'team' | 'settings' | 'integrations';
+  nav?: 'home' | 'issues' | 'changelog' | 'qr-codes' | 'analytics' | 'team' | 'settings' | 'integrations';
   /** What the user may do here, by authorize()'s actions: the page offers only that. */
   can?: Partial<Record<string, boolean>>;
   /** The language the page speaks (a catalogue's name); English until users choose theirs. */

@@ -83,6 +83,8 @@ interface PageState {
   /** After a post awaiting review, the proof that lets this browser follow it (thankedId names it). */
   posted?: string;
   followed?: boolean;
+  /** The suggestion just voted for, to offer its follow. */
+  voted?: string;
   form?: Partial<PageView['form']>;
 }
 
@@ -119,7 +121,7 @@ async function sendPage(
   const locale = localeOf(req);
   const voter = readVoterToken(req);
   const token = issueFormToken(services.publicPage, code);
-  const shared = !state.thanks && !state.form && !state.followed;
+  const shared = !state.thanks && !state.form && !state.followed && !state.voted;
   const brand = brandOf(target);
   const key = `public-page-html ${locale} ${code} ${windowKey(target, state.sort, state.offset)} ${JSON.stringify([
     target.business_name,
@@ -136,6 +138,7 @@ async function sendPage(
   const votedNone = items.every((item) => !item.voted);
   if (kept && votedNone) return sendWithToken(res, status, kept, token);
   const thanked = state.thankedId ? await findShownSuggestion(pool, target, state.thankedId, voter) : null;
+  const voted = state.voted ? await findShownSuggestion(pool, target, state.voted, voter) : null;
   const next = state.offset + PAGE_SIZE;
   const page = Buffer.from(
     renderPage(
@@ -154,6 +157,7 @@ async function sendPage(
             ? { id: state.thankedId, posted: state.posted }
             : null,
         followed: state.followed,
+        voted: voted ? toPublicSuggestion(voted, locale) : null,
         roadmap: target.roadmap_enabled,
         brand,
         form: { token: TOKEN_SLOT.toString(), ...state.form },
@@ -256,6 +260,7 @@ export function publicPages(services: Services, budget: Budget): Router {
       thankedId: query.s,
       posted: query.s && isPostedToken(services.publicPage, code, query.s, query.posted) ? query.posted : undefined,
       followed: query.followed === '1',
+      voted: query.voted,
     });
   });
 
@@ -312,7 +317,8 @@ export function publicPages(services: Services, budget: Budget): Router {
     await setPageVote(pool, target, id, voter, form.data.action === 'add', services.publicPage.votes);
     if (form.data.back === 'roadmap') return res.redirect(303, `/f/${code}/roadmap#s-${id}`);
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
-    res.redirect(303, `/f/${code}?${back}#s-${id}`);
+    // After a vote, the page offers to follow what was voted for (the same double opt-in form).
+    res.redirect(303, `/f/${code}?${back}${form.data.action === 'add' ? `&voted=${id}` : ''}#s-${id}`);
   });
 
   router.post('/f/:code/follow/:id', policy, write, ready, formBody, async (req, res) => {

@@ -25,6 +25,8 @@ export const pageQuery = z.object({
   thanks: z.enum(['shown', 'review']).optional().catch(undefined),
   s: uuid.optional().catch(undefined),
   followed: z.enum(['1']).optional().catch(undefined),
+  /** After a vote (without JavaScript): the suggestion voted for, whose follow form the page offers. */
+  voted: uuid.optional().catch(undefined),
   /** After a post awaiting review: the proof that lets this browser follow it (page.security.ts). */
   posted: postedProof.optional().catch(undefined),
 });

@@ -26,6 +26,8 @@ export interface PageView {
   ownFollow?: { id: string; posted: string } | null;
   /** A follow was asked for: its confirmation is on its way (when the address is new). */
   followed?: boolean;
+  /** The suggestion this browser just voted for: the page offers to follow it. */
+  voted?: Item | null;
   /** Whether the business shows its roadmap: the page links to it. */
   roadmap: boolean;
   /** The business's stylesheet and logo (page.brand.ts). */

@@ -426,7 +426,7 @@ describe('votes on the public page', () => {
     const first = page.request();
     const voted = await first.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
     expect(voted.status).toBe(303);
-    expect(voted.headers.location).toBe(`${url}?sort=trending#s-${s.id}`);
+    expect(voted.headers.location).toBe(`${url}?sort=trending&voted=${s.id}#s-${s.id}`);
     const cookie = String(voted.headers['set-cookie']);
     expect(cookie).toMatch(/^fb_voter=[A-Za-z0-9_-]{43}; /);
     expect(cookie).toContain('HttpOnly');
@@ -444,6 +444,31 @@ describe('votes on the public page', () => {
     expect((await first.get(url)).text).toContain('aria-pressed="false"');
     const votes = await ctx.request().get(`/api/v1/suggestions/${s.id}/votes`).set('X-API-Key', t.read);
     expect(votes.body.data).toEqual([expect.objectContaining({ voter_type: 'anonymous', email: null, name: null })]);
+  });
+
+  it('When a browser without JavaScript votes, then the page it comes back to offers to follow that suggestion, and a removal does not', async () => {
+    const { t, url } = await scene();
+    const s = await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', content: 'Oat milk' });
+    const agent = page.request();
+    const voted = await agent.post(`${url}/votes/${s.id}`).set('Origin', ORIGIN).type('form').send({ action: 'add' });
+    const offered = await agent.get(voted.headers.location as string);
+    const notice = /<section class="notice" role="status" id="voted">[\s\S]*?<\/section>/.exec(offered.text)?.[0] ?? '';
+    expect(notice).toContain('Thanks for your vote');
+    expect(notice).toContain('<blockquote class="content">Oat milk</blockquote>');
+    expect(notice).toContain(`<form method="post" action="${url}/follow/${s.id}">`);
+    const followed = await agent
+      .post(`${url}/follow/${s.id}`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ email: 'ann@example.com' });
+    expect(followed.headers.location).toBe(`${url}?followed=1&sort=trending#s-${s.id}`);
+    const taken = await agent
+      .post(`${url}/votes/${s.id}`)
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ action: 'remove' });
+    expect(taken.headers.location).toBe(`${url}?sort=trending#s-${s.id}`);
+    expect((await agent.get(taken.headers.location as string)).text).not.toContain('id="voted"');
   });
 
   it('When a suggestion is merged, then the page hides it and its link and stale forms lead to the target', async () => {

@@ -32,6 +32,9 @@
     for (const other of document.querySelectorAll('form.vote[data-suggestion="' + id + '"]')) {
       setVoted(other, body.voted, body.upvote_count);
     }
+    // After a vote, the same offer as the page makes without JavaScript: follow it by email (double opt-in).
+    const follow = document.querySelector('#s-' + id + ' details.follow');
+    if (body.voted && follow) follow.open = true;
   }
 
   function byline(name) {
