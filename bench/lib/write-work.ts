@@ -225,7 +225,7 @@ export async function measureWriteWork(
 }
 
 /** The last migration of the schema the write-work figures are compared with (before issue 41). */
-export const WRITE_WORK_BASELINE = '0031_webhook_claim_by_endpoint';
+export const WRITE_WORK_BASELINE = '0045_changelog';
 
 const medianOfKey = (runs: WriteWork[], key: keyof WriteWork) => median(runs.map((run) => run[key]));
 
