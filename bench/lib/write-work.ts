@@ -3,9 +3,11 @@
  * (suggestion.service createSuggestion, vote.service castVote) from this process, with no HTTP:
  *
  * - WAL bytes: pg_current_wal_insert_lsn() read before and after each write of a sequential pass.
- *   The cluster's WAL position is shared with whatever else writes to it, so the figure is the median
- *   of the single writes' deltas (another writer inflates a few of them, never all), beside the
- *   pass's mean (which also carries the full-page images after a checkpoint).
+ *   With pg_walinspect (ownWalBytes) the figure is exact: the pass's records of this database's own
+ *   transactions, full-page images apart, per write. Without it, the cluster's WAL position is shared
+ *   with whatever else writes to it, so the figure is the median of the single writes' deltas
+ *   (another writer inflates a few of them, never all). The pass's mean of the position's moves is
+ *   beside it (it also carries other writers and the full-page images after a checkpoint).
  * - PostgreSQL CPU: the time the pass's one backend ran, from /proc/<pid>/schedstat (the server is
  *   on this machine), divided by the writes; Node CPU: this process's (process.cpuUsage).
  * - Statements: the executor runs of one write, the statement's own and every one inside it (trigger
@@ -92,6 +94,37 @@ const lsnBytes = (lsn: string) => {
 };
 
 /**
+ * The WAL of this database's own transactions between two positions, per pg_walinspect (PostgreSQL
+ * 15, created here when the user may): every record of a transaction that touched a block of this
+ * database (its commit record included), full-page images left out, so neither other databases'
+ * writers on the shared cluster nor the checkpoint's timing move it. Null without the extension.
+ */
+async function ownWalBytes(pool: pg.Pool, from: number, to: number): Promise<number | null> {
+  try {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+  } catch {
+    return null;
+  }
+  const lsn = (bytes: number) => `${Math.floor(bytes / 2 ** 32).toString(16)}/${(bytes % 2 ** 32).toString(16)}`;
+  const { rows } = await pool.query<{ bytes: string | null }>(
+    /* sql */ `
+    WITH r AS (
+      SELECT xid, record_length - fpi_length AS bytes, block_ref
+      FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)
+    ),
+    ours AS (
+      SELECT DISTINCT xid
+      FROM r
+      WHERE xid <> '0'
+        AND block_ref LIKE '%/' || (SELECT oid FROM pg_database WHERE datname = current_database()) || '/%'
+    )
+    SELECT sum(bytes) AS bytes FROM r WHERE xid IN (SELECT xid FROM ours)`,
+    [lsn(from), lsn(to)],
+  );
+  return rows[0]?.bytes == null ? null : Number(rows[0].bytes);
+}
+
+/**
  * Two sequential passes of `count` writes on one connection (the pool has one): first the CPU of both
  * sides with nothing else run on the backend, then WAL per write with the position read around each.
  */
@@ -114,8 +147,10 @@ async function sequentialPass(pool: pg.Pool, count: number, write: (i: number) =
     deltas.push(after - before);
     before = after;
   }
+  const own = await ownWalBytes(pool, first, before);
+  const exact = own === null ? null : Math.round(own / count);
   return {
-    walBytes: median(deltas),
+    walBytes: exact ?? median(deltas),
     walMeanBytes: Math.round((before - first) / count),
     pgCpuMs: pgCpu / count,
     nodeCpuMs: nodeCpu / count,
@@ -225,7 +260,7 @@ export async function measureWriteWork(
 }
 
 /** The last migration of the schema the write-work figures are compared with (before issue 41). */
-export const WRITE_WORK_BASELINE = '0031_webhook_claim_by_endpoint';
+export const WRITE_WORK_BASELINE = '0045_changelog';
 
 const medianOfKey = (runs: WriteWork[], key: keyof WriteWork) => median(runs.map((run) => run[key]));
 

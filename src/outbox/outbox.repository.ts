@@ -144,16 +144,25 @@ export async function insertRecords(
   return rows[0]!.queued;
 }
 
-/** Deletes up to `batch` events older than the retention; answers how many. */
+/**
+ * Deletes the events older than the retention among the `batch` oldest by seq (the primary key's
+ * order, which is creation order but for transactions that overlapped); answers how many. A batch
+ * reads no further than its size, and needs no index of creation times (0050_write_work_indexes.sql):
+ * an event created out of seq order by a long transaction waits for a later batch.
+ */
 export async function deleteOldEvents(db: Queryable, retentionDays: number, batch: number): Promise<number> {
   const { rowCount } = await db.query(
     /* sql */ `
     DELETE FROM events
     WHERE seq IN (
       SELECT seq
-      FROM events
+      FROM (
+        SELECT seq, created_at
+        FROM events
+        ORDER BY seq
+        LIMIT $2
+      ) oldest
       WHERE created_at < now() - make_interval(days => $1)
-      LIMIT $2
     )`,
     [retentionDays, batch],
   );

@@ -91,7 +91,9 @@ export async function purgeEvents(db: Queryable, retentionDays: number, maxBatch
   for (let batch = 0; batch < maxBatches; batch++) {
     const deleted = await deleteOldEvents(db, retentionDays, 500);
     purged += deleted;
-    if (deleted < 500) break;
+    // A batch is the 500 oldest by seq: one younger event among them (a long transaction's) leaves
+    // it short, so only an empty batch ends the purge.
+    if (deleted === 0) break;
   }
   return purged;
 }
