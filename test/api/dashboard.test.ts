@@ -603,7 +603,7 @@ describe('Team', () => {
 
     const owner = await post(agent, from, `${from}/invites`, { email: uniqueEmail('boss'), role: 'owner' });
     expectPage(owner, 403);
-    expect(owner.text).toContain('Only an owner can grant, take or invite the owner role');
+    expect(owner.text).toContain('Only an owner can invite an owner.');
     expect(owner.text).toMatch(/id="invite-role"[^>]*aria-invalid="true"/);
     const twice = await post(agent, from, `${from}/invites`, { email, role: 'member' });
     expectPage(twice, 409);
