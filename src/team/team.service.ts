@@ -117,7 +117,7 @@ export async function invite(
       const inviter = await findUserById(tx, principal.userId);
       const message = inviteMessage({
         businessName: business.name,
-        inviter: inviter?.name ?? inviter?.email ?? null,
+        inviter: inviter ? { name: inviter.name, email: inviter.email } : null,
         role: input.role,
         token,
         link: mailer.link('accept-invite', token),
