@@ -426,7 +426,7 @@ describe('Settings > Integrations > API keys', () => {
       .send({ _csrf: formTokenIn(page.text), name: '  ', scope: 'admin' });
     expectPage(res, 400);
     expect(res.text).toMatch(/id="name"[^>]*aria-invalid="true"/);
-    expect(res.text).toContain('The name must not be empty');
+    expect(res.text).toContain('The name is required.');
     expect(res.text).toContain('id="scope-error"');
   });
 });
