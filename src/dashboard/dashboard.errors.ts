@@ -72,7 +72,7 @@ export const dashboardErrors: ErrorRequestHandler = async (err: unknown, req, re
   let error = pageError(err);
   if (error instanceof CredentialError) error = await chargedRefusal(req, error);
   if (error.statusCode >= 500 && error.statusCode !== 503) req.log.error({ err }, 'dashboard error');
-  else if (error.statusCode === 503 && !(err instanceof HttpError)) req.log.warn({ err }, 'database unavailable');
+  else if (error.code === PAGE_FAILURES.database) req.log.warn({ err }, 'database unavailable');
   res.set(error.headers);
   const retryAfter = error instanceof RateLimitError ? String(error.retryAfter) : res.get('Retry-After');
   const { heading, message } = errorWords(error);
