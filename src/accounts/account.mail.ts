@@ -1,18 +1,20 @@
 import { composeMessage } from '../mail/mail.message.js';
+import { messagesFor } from '../shared/messages.js';
 
-/** The password-reset message: the token, the dashboard's link, and what to do if it was not asked for. */
-export function passwordResetMessage(reset: { token: string; link: string | undefined; lifetimeMinutes: number }) {
+/** The password-reset message, written for a person (`mail.staff.reset.*`): the link, how long it works, and what to do if it was not asked for. */
+export function passwordResetMessage(reset: {
+  token: string;
+  link: string | undefined;
+  lifetimeMinutes: number;
+  locale?: string;
+}) {
+  const { t } = messagesFor(reset.locale);
   return composeMessage({
-    subject: 'Reset your Feedback password',
-    intro: ['Someone (hopefully you) asked to reset the password of the Feedback account with this email address.'],
-    link: reset.link ? { url: reset.link, label: 'Choose a new password' } : undefined,
-    tokenLabel: reset.link
-      ? 'Or use this reset token (POST /auth/password-reset/confirm):'
-      : 'Use this reset token (POST /auth/password-reset/confirm):',
+    subject: t('mail.staff.reset.subject'),
+    intro: [t('mail.staff.reset.intro')],
+    link: reset.link ? { url: reset.link, label: t('mail.staff.reset.button') } : undefined,
+    tokenLabel: t(reset.link ? 'mail.staff.reset.token_or' : 'mail.staff.reset.token'),
     token: reset.token,
-    outro: [
-      `It works once, within ${reset.lifetimeMinutes} minutes. Setting a new password signs the account out everywhere.`,
-      'If you did not ask for this, ignore this message: your password stays as it is.',
-    ],
+    outro: [t('mail.staff.reset.expires', { minutes: reset.lifetimeMinutes }), t('mail.staff.reset.unexpected')],
   });
 }

@@ -1,31 +1,58 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { CredentialError, HttpError, RateLimitError, serviceUnavailable } from '../errors/http-error.js';
+import { CredentialError, HttpError, RateLimitError, RETRY_AFTER_SECONDS } from '../errors/http-error.js';
 import { isUnavailable } from '../http/error-handler.js';
 import { countCredentialFailure } from '../http/rate-limit.js';
-import { t } from '../shared/messages.js';
+import { hasMessage, t } from '../shared/messages.js';
+import { fieldWords } from './dashboard.actions.js';
 import { BASE_PATH } from './dashboard.session.js';
 import { sendView } from './dashboard.views.js';
 
-/** The statuses with a heading of their own (`app.error.<status>`); any other is `app.error.other`. */
-const HEADINGS = new Set([400, 403, 404, 409, 413, 429, 503]);
+/** The statuses with words of their own (`app.error.<status>`, `app.error.message.<status>`); any other is `other`. */
+const STATUSES = new Set([400, 401, 403, 404, 409, 413, 429, 503]);
 
 /**
- * Refusals a person needs other words for than an integration does, by code (the API's 429 body says
- * `RATE_LIMIT_EXCEEDED` for all of them): `app.error.<code>.heading` and `.message`; the page adds
- * when to try again from Retry-After.
+ * The refusals a person needs other words for than their status's, by code: `app.error.<code>.message`
+ * (and `.heading` where the status's heading does not fit). The API's 429 body says
+ * `RATE_LIMIT_EXCEEDED` for all of them; the page adds when to try again from Retry-After.
  */
-const CODE_WORDS = new Set(['CREDENTIAL_BUDGET', 'BUSINESS_SHARE']);
+const CODE_MESSAGE = (code: string | undefined) => (code ? `app.error.${code}.message` : '');
+
+/** The page's own failures, by code: the words are the catalogue's, never an error's message. */
+const PAGE_FAILURES = {
+  database: 'PAGE_DATABASE',
+  tooLarge: 'PAGE_FORM_TOO_LARGE',
+  unreadable: 'PAGE_FORM_UNREADABLE',
+  internal: 'INTERNAL_ERROR',
+} as const;
 
 /** The HttpError an error stands for on a page; a database that cannot be reached is a 503, as in the API. */
 function pageError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
-  if (isUnavailable(err)) return serviceUnavailable(t('app.error.database'));
+  if (isUnavailable(err)) {
+    const retry = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+    return new HttpError(503, PAGE_FAILURES.database, PAGE_FAILURES.database, retry);
+  }
   const status = (err as { status?: unknown } | null)?.status;
   // body-parser's refusals (a form too large, a bad encoding) are the client's: their status, never a 500
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new HttpError(status, t(status === 413 ? 'app.error.form_too_large' : 'app.error.form_unreadable'));
+    const code = status === 413 ? PAGE_FAILURES.tooLarge : PAGE_FAILURES.unreadable;
+    return new HttpError(status, code, code);
   }
-  return new HttpError(500, t('app.error.internal'), 'INTERNAL_ERROR');
+  return new HttpError(500, PAGE_FAILURES.internal, PAGE_FAILURES.internal);
+}
+
+/**
+ * What an error page says, from the catalogue alone: the code's own words where it has them, else
+ * the first refused field's (`validation.<code>`), else the status's. Never the error's message.
+ */
+export function errorWords(error: HttpError): { heading: string; message: string } {
+  const status = STATUSES.has(error.statusCode) ? String(error.statusCode) : 'other';
+  const ownHeading = `app.error.${error.code}.heading`;
+  const heading = t(error.code && hasMessage(ownHeading) ? ownHeading : `app.error.${status}`);
+  if (hasMessage(CODE_MESSAGE(error.code))) return { heading, message: t(CODE_MESSAGE(error.code)) };
+  const field = error.errors?.[0];
+  if (field) return { heading, message: Object.values(fieldWords([field]))[0]! };
+  return { heading, message: t(`app.error.message.${status}`) };
 }
 
 /**
@@ -37,24 +64,18 @@ export async function chargedRefusal(req: Request, err: CredentialError): Promis
 }
 
 /**
- * Errors on dashboard pages are pages, never JSON and never a stack: the status, a heading and the
- * message the service gave (every HttpError's message is written to be shown), with Retry-After on a
- * 429 or a 503.
+ * Errors on dashboard pages are pages, never JSON and never a stack: the status, and words from the
+ * catalogue chosen by the error's code, field and status (errorWords), with Retry-After on a 429 or a 503.
  */
 export const dashboardErrors: ErrorRequestHandler = async (err: unknown, req, res, next) => {
   if (res.headersSent) return next(err);
   let error = pageError(err);
   if (error instanceof CredentialError) error = await chargedRefusal(req, error);
   if (error.statusCode >= 500 && error.statusCode !== 503) req.log.error({ err }, 'dashboard error');
-  else if (error.statusCode === 503 && !(err instanceof HttpError)) req.log.warn({ err }, 'database unavailable');
+  else if (error.code === PAGE_FAILURES.database) req.log.warn({ err }, 'database unavailable');
   res.set(error.headers);
   const retryAfter = error instanceof RateLimitError ? String(error.retryAfter) : res.get('Retry-After');
-  const own = error.code !== undefined && CODE_WORDS.has(error.code);
-  const heading = own
-    ? t(`app.error.${error.code}.heading`)
-    : t(`app.error.${HEADINGS.has(error.statusCode) ? error.statusCode : 'other'}`);
-  // Until the services raise codes for every refusal, a refusal's own words are its message.
-  const message = own ? t(`app.error.${error.code}.message`) : error.message;
+  const { heading, message } = errorWords(error);
   sendView(res, error.statusCode, 'message', {
     title: heading,
     heading,
@@ -65,5 +86,5 @@ export const dashboardErrors: ErrorRequestHandler = async (err: unknown, req, re
 };
 
 export const dashboardNotFound: RequestHandler = () => {
-  throw new HttpError(404, t('app.error.no_page'), 'NOT_FOUND');
+  throw new HttpError(404, 'No dashboard page here', 'PAGE_NOT_FOUND');
 };

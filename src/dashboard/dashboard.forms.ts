@@ -1,7 +1,9 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { HttpError } from '../errors/http-error.js';
 import type { z } from 'zod';
-import { findMalformedText } from '../shared/unicode.js';
+import { HttpError } from '../errors/http-error.js';
+import { parseBody } from '../http/validation.js';
+import { hasMessage, t } from '../shared/messages.js';
 import type { FieldErrors } from './dashboard.views.js';
 
 /** The dashboard's forms: small urlencoded bodies, no nesting. */
@@ -61,49 +63,30 @@ export function formList(req: Request, name: string): string[] {
   return values.filter((v): v is string => typeof v === 'string');
 }
 
-/** What a person reads beside a field: the schema's words where they are meant for people. */
-function message(label: string, issue: z.core.$ZodIssue): string {
-  if (issue.message.startsWith('must ') || issue.message.startsWith('is ')) return `${label} ${issue.message}.`;
-  switch (issue.code) {
-    case 'too_small':
-      return Number(issue.minimum) <= 1
-        ? `${label} is required.`
-        : `${label} must be at least ${issue.minimum} characters.`;
-    case 'too_big':
-      return `${label} must be at most ${issue.maximum} characters.`;
-    case 'invalid_format':
-      return `${label} does not look right.`;
-    case 'invalid_value':
-      return `Choose one of the options for ${label}.`;
-    case 'invalid_type':
-      return `${label} is required.`;
-    default:
-      return `${label} is not valid.`;
-  }
-}
-
 export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
 /**
- * Parses a form's values with the JSON route's own schema, so both accept exactly the same input; a
- * refusal is a message per field, in words, by the field's `labels` (the first issue of each field).
+ * Parses a form's values with the JSON route's own schema (parseBody), so both accept exactly the same
+ * input; a refusal is words per field from the catalogue by the issue's code (`validation.<code>`),
+ * the first of each field, naming the field by its label (a catalogue key, or words already).
  */
 export function parseForm<S extends z.ZodType>(
   schema: S,
   values: Record<string, unknown>,
   labels: Record<string, string>,
 ): FormResult<z.output<S>> {
-  const malformed = findMalformedText(values);
-  if (malformed) {
-    const field = String(malformed[0] ?? '');
-    return { ok: false, errors: { [field]: `${labels[field] ?? 'This field'} must be valid text.` } };
+  try {
+    return { ok: true, data: parseBody(schema, values) };
+  } catch (err) {
+    if (!(err instanceof HttpError) || !err.errors || err.errors.length === 0) throw err;
+    const errors: FieldErrors = {};
+    for (const error of err.errors) {
+      const field = error.field.split('.')[0] ?? '';
+      if (errors[field] !== undefined) continue;
+      const label = labels[field] ?? 'field.this';
+      const key = hasMessage(`validation.${error.code}`) ? `validation.${error.code}` : 'validation.invalid';
+      errors[field] = t(key, { ...error.params, label: hasMessage(label) ? t(label) : label });
+    }
+    return { ok: false, errors };
   }
-  const parsed = schema.safeParse(values);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? '');
-    if (!errors[field]) errors[field] = message(labels[field] ?? 'This field', issue);
-  }
-  return { ok: false, errors };
 }

@@ -1,17 +1,13 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { SessionRow } from '../auth/credential.repository.js';
-import { liveBrowserSession } from '../auth/browser-session.js';
-import { CredentialError, HttpError } from '../errors/http-error.js';
 import type { Services } from '../http/route.js';
-import { loginBody } from '../sessions/session.schemas.js';
-import { login, startSession } from '../sessions/session.service.js';
-import { acceptInviteBody } from '../team/team.schemas.js';
-import { acceptInvite } from '../team/team.service.js';
-import { newPassword } from '../users/password-policy.js';
-import { currentSession, describeSignedIn, userFrame, type SignedIn } from './dashboard.access.js';
-import { formBody, formFields, parseForm } from './dashboard.forms.js';
+import { t } from '../shared/messages.js';
+import type { AcceptedInvite } from '../team/team.responses.js';
+import { userFrame, type SignedIn } from './dashboard.access.js';
+import { replyBody } from './dashboard.actions.js';
+import { formBody, formFields } from './dashboard.forms.js';
+import { ACCOUNT, anonymousToken, browserSessions, logIn, refusalWords } from './dashboard.public-forms.js';
 import { assertFormPost, BASE_PATH, FORM_COOKIE, readCookie, SESSION_COOKIE } from './dashboard.session.js';
-import { anonymousToken, refusedCredential, signIn } from './dashboard.sign-in.js';
 import { sendView, type FieldErrors } from './dashboard.views.js';
 
 /** Which form the page shows: a new account, an existing one signing in, or the signed-in user joining. */
@@ -20,124 +16,104 @@ type Variant = 'create' | 'sign-in' | 'join';
 interface InviteView {
   values: Record<string, string>;
   errors?: FieldErrors;
-  formError?: string;
 }
 
-/** A new account's fields: the JSON route's schema, with the name and the password required. */
-const newAccount = acceptInviteBody.required({ name: true }).extend({ password: newPassword });
-
-const LABELS = { token: 'The invite token', name: 'Your name', password: 'The password', email: 'Email' };
-const INVALID_TOKEN = 'This invite link is invalid, expired or already used: ask for a new invite.';
-const WRONG_PASSWORD = 'The email or the password is not right.';
+/** The fields' labels; a refusal's words are `<label key>.<code>` (`invite.field.token.invalid_invite`). */
+const LABELS = {
+  token: 'invite.field.token',
+  name: 'invite.field.name',
+  password: 'invite.field.password',
+  email: 'invite.field.email',
+  '': 'invite.form',
+};
+/** The refusals without fields, by code: the field they are about (the form itself, '', for the others). */
+const FIELD_OF_CODE = {
+  INVALID_INVITE: 'token',
+  UNAUTHORIZED: 'password',
+  SIGN_IN_REQUIRED: '',
+  INVITE_FOR_ANOTHER_ACCOUNT: '',
+};
 
 /**
  * `/accept-invite#token=…`, the link of every invite email: a new account chooses its name and
- * password; an existing account signs in (or is signed in) and joins. The JSON route's service,
- * acceptInvite, decides everything, in the same order: the token first, then the account.
+ * password; an existing account signs in (or is signed in) and joins. Each runs the declared
+ * operations a client would (`acceptInvite`, `login`), which decide everything, in the same order:
+ * the token first, then the account. The page keeps the cookie, the form token and the words.
  */
 export function invitePages(services: Services, holdWhileInFlight: RequestHandler): Router {
   const router = Router();
-  const pool = services.db.pool;
+  const sessions = browserSessions(services);
 
   const show = (req: Request, res: Response, status: number, variant: Variant, view: InviteView, who?: SignedIn) => {
-    const frame = who
-      ? userFrame(who, 'Accept your invite')
-      : { title: 'Accept your invite', csrf: anonymousToken(req, res) };
-    sendView(res, status, 'accept-invite', { ...frame, ...view, signIn: variant === 'sign-in' });
+    const title = t('invite.title');
+    const frame = who ? userFrame(who, title) : { title, csrf: anonymousToken(req, res) };
+    const formError = view.errors?.[''];
+    sendView(res, status, 'accept-invite', { ...frame, ...view, formError, signIn: variant === 'sign-in' });
   };
 
   /** What refused the form, for the person to act on: the form again, the reason beside its field. */
-  const refused = async (
-    req: Request,
-    res: Response,
-    err: unknown,
-    variant: Variant,
-    values: Record<string, string>,
-    who?: SignedIn,
-  ) => {
-    if (!(err instanceof HttpError)) throw err;
-    if (err instanceof CredentialError) {
-      await refusedCredential(req, err);
-      const errors: FieldErrors =
-        err.code === 'INVALID_INVITE' ? { token: INVALID_TOKEN } : { password: WRONG_PASSWORD };
-      return show(req, res, 401, variant, { values, errors }, who);
-    }
-    if (err.code === 'SIGN_IN_REQUIRED') {
-      const formError = 'This email address already has an account: sign in with it to accept.';
-      return show(req, res, 401, 'sign-in', { values, formError });
-    }
-    if (err.statusCode === 403 || err.statusCode === 409) {
-      return show(req, res, err.statusCode, variant, { values, formError: err.message }, who);
-    }
-    throw err;
+  const refused = async (req: Request, res: Response, err: unknown, variant: Variant, values: InviteView['values']) => {
+    const { status, errors } = await refusalWords(req, err, LABELS, FIELD_OF_CODE);
+    // An address with an account signs in to accept: the sign-in form, whatever was shown.
+    const code = (err as { code?: string }).code;
+    show(req, res, status, code === 'SIGN_IN_REQUIRED' ? 'sign-in' : variant, { values, errors });
   };
 
-  /** Accepts as a live session's user; the business's home once it is done. */
-  const join = async (req: Request, res: Response, session: SessionRow, token: string, who: SignedIn) => {
-    const values = { token };
-    try {
-      const { invite } = await acceptInvite(pool, { token }, session);
-      res.redirect(303, `${BASE_PATH}/b/${invite.business_id}`);
-    } catch (err) {
-      await refused(req, res, err, 'join', values, who);
-    }
+  /** Runs acceptInvite as the browser's session (the cookie stands where a Bearer token would). */
+  const accept = async (req: Request, session: SessionRow | null, body: Record<string, string | undefined>) => {
+    if (session) req.dashboardSession = session;
+    return replyBody<AcceptedInvite>(await ACCOUNT.acceptInvite.invoke(services, null, { req, body }));
   };
+  const home = (accepted: AcceptedInvite) => `${BASE_PATH}/b/${accepted.business_id}`;
 
   router.get('/accept-invite', async (req, res) => {
-    const who = await currentSession(pool, req);
+    const who = await sessions.current(req);
     show(req, res, 200, who ? 'join' : 'create', { values: {} }, who ?? undefined);
   });
+
+  /** The signed-in user's form: its form token is the session's. */
+  const join = async (req: Request, res: Response, token: string) => {
+    const cookie = readCookie(req, SESSION_COOKIE);
+    assertFormPost(req, services, cookie);
+    const session = await sessions.live(cookie);
+    const who = session && (await sessions.describe(session, cookie!));
+    if (!session || !who) {
+      return show(req, res, 401, 'sign-in', { values: { token }, errors: { '': t('invite.form.session_ended') } });
+    }
+    try {
+      res.redirect(303, home(await accept(req, session, { token })));
+    } catch (err) {
+      const { status, errors } = await refusalWords(req, err, LABELS, FIELD_OF_CODE);
+      show(req, res, status, 'join', { values: { token }, errors }, who);
+    }
+  };
 
   router.post('/accept-invite', holdWhileInFlight, formBody, async (req, res) => {
     const fields = formFields(req);
     const values = { token: fields.token ?? '', name: fields.name ?? '', email: fields.email ?? '' };
-    const intent = fields.intent;
-    const tokenForm = parseForm(acceptInviteBody, { token: values.token }, LABELS);
-
-    if (intent === 'join') {
-      // The signed-in user's form: its token is the session's.
-      const cookie = readCookie(req, SESSION_COOKIE);
-      assertFormPost(req, services, cookie);
-      const session = await liveBrowserSession(pool, cookie);
-      const who = session && (await describeSignedIn(pool, session.id, session.user_id, cookie!));
-      if (!session || !who) {
-        return show(req, res, 401, 'sign-in', { values, formError: 'Your session has ended: sign in to accept.' });
-      }
-      if (!tokenForm.ok) return show(req, res, 400, 'join', { values, errors: tokenForm.errors }, who);
-      return join(req, res, session, tokenForm.data.token, who);
-    }
+    if (fields.intent === 'join') return join(req, res, values.token);
 
     assertFormPost(req, services, readCookie(req, FORM_COOKIE));
-    if (intent === 'existing') return show(req, res, 200, 'sign-in', { values });
-    if (intent === 'new') return show(req, res, 200, 'create', { values });
+    if (fields.intent === 'existing') return show(req, res, 200, 'sign-in', { values });
+    if (fields.intent === 'new') return show(req, res, 200, 'create', { values });
 
-    if (intent === 'sign-in') {
-      const loginForm = parseForm(loginBody, { email: values.email, password: fields.password ?? '' }, LABELS);
-      if (!tokenForm.ok || !loginForm.ok) {
-        const errors = { ...(tokenForm.ok ? {} : tokenForm.errors), ...(loginForm.ok ? {} : loginForm.errors) };
-        return show(req, res, 400, 'sign-in', { values, errors });
-      }
-      let signedIn: Awaited<ReturnType<typeof login>>;
+    if (fields.intent === 'sign-in') {
       try {
-        signedIn = await login(pool, services.loginThrottle, loginForm.data.email, loginForm.data.password);
+        const token = await logIn(services, req, res, values.email, fields.password ?? '');
+        res.redirect(303, home(await accept(req, await sessions.live(token), { token: values.token })));
       } catch (err) {
-        return refused(req, res, err, 'sign-in', values);
+        await refused(req, res, err, 'sign-in', values);
       }
-      await signIn(services, req, res, signedIn.token);
-      const { session, token, user } = signedIn;
-      const who = await describeSignedIn(pool, session.id, user.id, token);
-      return join(req, res, session, tokenForm.data.token, who!);
+      return;
     }
 
-    const account = { token: values.token, name: values.name, password: fields.password ?? '' };
-    const form = parseForm(newAccount, account, LABELS);
-    if (!form.ok) return show(req, res, 400, 'create', { values, errors: form.errors });
+    // A new account: the invite came by email to this address, and the person chose the password: signing
+    // in with it is the `login` any client would run next.
+    const password = fields.password || undefined;
     try {
-      const { user, invite } = await acceptInvite(pool, form.data, null);
-      // The invite came by email to this address: that proves who this is, as a sign-in would.
-      const { token } = await startSession(pool, user.id);
-      await signIn(services, req, res, token);
-      res.redirect(303, `${BASE_PATH}/b/${invite.business_id}`);
+      const accepted = await accept(req, null, { token: values.token, name: values.name || undefined, password });
+      await logIn(services, req, res, accepted.user.email, password ?? '');
+      res.redirect(303, home(accepted));
     } catch (err) {
       await refused(req, res, err, 'create', values);
     }

@@ -1,151 +1,125 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { passwordResetBody, passwordResetConfirmBody } from '../accounts/account.schemas.js';
-import { requestPasswordReset, resetPassword } from '../accounts/account.service.js';
-import { liveBrowserSession } from '../auth/browser-session.js';
-import { CredentialError, RateLimitError } from '../errors/http-error.js';
 import type { Services } from '../http/route.js';
-import { loginBody } from '../sessions/session.schemas.js';
-import { login, logout, startSession } from '../sessions/session.service.js';
-import { currentSession, requireSession, signedInOf } from './dashboard.access.js';
-import { chargedRefusal } from './dashboard.errors.js';
-import { formBody, formFields, parseForm } from './dashboard.forms.js';
+import { t } from '../shared/messages.js';
+import { requireSession, signedInOf } from './dashboard.access.js';
+import { formBody } from './dashboard.forms.js';
 import {
-  assertFormPost,
-  BASE_PATH,
-  clearSessionCookie,
-  ensureFormCookie,
-  FORM_COOKIE,
-  formToken,
-  readCookie,
-  safeNext,
-  SESSION_COOKIE,
-  setSessionCookie,
-} from './dashboard.session.js';
+  ACCOUNT,
+  anonymousToken,
+  browserSessions,
+  mountPublicForm,
+  signIn,
+  type PublicForm,
+} from './dashboard.public-forms.js';
+import { replyBody } from './dashboard.actions.js';
+import { assertFormPost, BASE_PATH, clearSessionCookie, safeNext } from './dashboard.session.js';
 import { sendView, type FieldErrors } from './dashboard.views.js';
 
-/** The form token of pages shown before a session exists: derived from the browser's form cookie. */
-export const anonymousToken = (req: Request, res: Response) => formToken(ensureFormCookie(req, res));
+const SIGN_IN_LABELS = { email: 'signin.field.email', password: 'signin.field.password' };
+const FORGOT_LABELS = { email: 'signin.field.email' };
+const RESET_LABELS = { token: 'signin.field.reset_token', password: 'signin.field.new_password' };
 
-/** A form shown before a session exists: posted from here, with the form cookie's token. */
-export const checkAnonymousForm =
-  (services: Services): RequestHandler =>
-  (req, _res, next) => {
-    assertFormPost(req, services, readCookie(req, FORM_COOKIE));
-    next();
-  };
+/** What the sign-in page says on arriving: signed out, or a new password set. */
+const NOTICES: Record<string, string> = { signed_out: 'signin.notice.signed_out', reset: 'signin.notice.reset' };
 
-/** Signs the browser in with a new session, ending the one it had (if any). */
-export async function signIn(services: Services, req: Request, res: Response, token: string): Promise<void> {
-  const previous = await liveBrowserSession(services.db.pool, readCookie(req, SESSION_COOKIE));
-  if (previous) await logout(services.db.pool, previous);
-  setSessionCookie(req, res, token);
+interface SignInView {
+  next: string;
+  values?: Record<string, string>;
+  errors?: FieldErrors;
+  notice?: string;
 }
 
+const showSignIn = (req: Request, res: Response, status: number, view: SignInView) =>
+  sendView(res, status, 'sign-in', { title: t('signin.title'), csrf: anonymousToken(req, res), ...view });
+
+const showForgot = (req: Request, res: Response, status: number, view: Record<string, unknown> = {}) =>
+  sendView(res, status, 'forgot-password', {
+    title: t('signin.forgot.title'),
+    csrf: anonymousToken(req, res),
+    values: {},
+    ...view,
+  });
+
+const showReset = (req: Request, res: Response, status: number, values: Record<string, string>, errors = {}) =>
+  sendView(res, status, 'reset-password', {
+    title: t('signin.reset.title'),
+    csrf: anonymousToken(req, res),
+    values,
+    errors,
+  });
+
 /**
- * A refused password or token on a form: charged to the address's failure budget like the JSON
- * routes' refusals; past the budget the page is the 429 (thrown), else the form is shown again.
+ * The forms before a session, each a declared operation: `login` (then the page sets its cookie),
+ * `requestPasswordReset` and `confirmPasswordReset` (then the person signs in with the new password,
+ * as the operation says: it ends every session of the account).
  */
-export async function refusedCredential(req: Request, err: CredentialError): Promise<void> {
-  const charged = await chargedRefusal(req, err);
-  if (charged instanceof RateLimitError) throw charged;
+function publicForms(services: Services): PublicForm[] {
+  return [
+    {
+      path: '/sign-in',
+      runs: ACCOUNT.login,
+      body: (fields) => ({ email: fields.email ?? '', password: fields.password ?? '' }),
+      labels: SIGN_IN_LABELS,
+      fieldOfCode: { UNAUTHORIZED: 'password' },
+      done: async (req, res, reply, fields) => {
+        await signIn(services, req, res, replyBody<{ token: string }>(reply).token);
+        return safeNext(fields.next);
+      },
+      again: (req, res, { status, errors }, fields) =>
+        showSignIn(req, res, status, { next: safeNext(fields.next), values: { email: fields.email ?? '' }, errors }),
+    },
+    {
+      path: '/forgot-password',
+      runs: ACCOUNT.requestReset,
+      body: (fields) => ({ email: fields.email ?? '' }),
+      labels: FORGOT_LABELS,
+      done: () => `${BASE_PATH}/forgot-password?sent=1`,
+      again: (req, res, { status, errors }, fields) =>
+        showForgot(req, res, status, { values: { email: fields.email ?? '' }, errors }),
+    },
+    {
+      path: '/reset-password',
+      runs: ACCOUNT.confirmReset,
+      body: (fields) => ({ token: fields.token ?? '', password: fields.password ?? '' }),
+      labels: RESET_LABELS,
+      fieldOfCode: { INVALID_RESET_TOKEN: 'token' },
+      done: () => `${BASE_PATH}/sign-in?notice=reset`,
+      again: (req, res, { status, errors }, fields) =>
+        showReset(req, res, status, { token: fields.token ?? '' }, errors),
+    },
+  ];
 }
 
-const SIGN_IN_LABELS = { email: 'Email', password: 'Password' };
-
 /**
- * Sign-in and sign-out, and a forgotten password: the JSON routes' services (login, logout,
- * requestPasswordReset, resetPassword), the same throttle per email and the same failure budget per
- * address (the posts hold a place in it while in flight, as /auth/login does).
+ * Sign-in and sign-out, and a forgotten password: the JSON routes' declared operations, with their
+ * throttle per email and failure budget per address (the posts hold a place in it while in flight, as
+ * /auth/login does). The page keeps the cookie, the form token and the words.
  */
 export function signInPages(services: Services, holdWhileInFlight: RequestHandler): Router {
   const router = Router();
-  const pool = services.db.pool;
-  const anonymousPost = [holdWhileInFlight, formBody, checkAnonymousForm(services)];
-
-  const showSignIn = (
-    req: Request,
-    res: Response,
-    status: number,
-    view: { next: string; values?: Record<string, string>; errors?: FieldErrors; formError?: string; notice?: string },
-  ) => sendView(res, status, 'sign-in', { title: 'Sign in', csrf: anonymousToken(req, res), ...view });
+  const sessions = browserSessions(services);
 
   router.get('/sign-in', async (req, res) => {
     const next = safeNext(req.query.next);
-    if (await currentSession(pool, req)) return res.redirect(303, next);
-    const notice = req.query.signed_out === '1' ? 'You are signed out.' : undefined;
-    showSignIn(req, res, 200, { next, notice });
-  });
-
-  router.post('/sign-in', ...anonymousPost, async (req, res) => {
-    const fields = formFields(req);
-    const next = safeNext(fields.next);
-    const values = { email: fields.email ?? '' };
-    const form = parseForm(loginBody, { email: fields.email ?? '', password: fields.password ?? '' }, SIGN_IN_LABELS);
-    if (!form.ok) return showSignIn(req, res, 400, { next, values, errors: form.errors });
-    let token: string;
-    try {
-      ({ token } = await login(pool, services.loginThrottle, form.data.email, form.data.password));
-    } catch (err) {
-      if (!(err instanceof CredentialError)) throw err;
-      await refusedCredential(req, err);
-      const errors = { password: 'The email or the password is not right.' };
-      return showSignIn(req, res, 401, { next, values, errors });
-    }
-    await signIn(services, req, res, token);
-    res.redirect(303, next);
+    if (await sessions.current(req)) return res.redirect(303, next);
+    // `signed_out=1` is the older address of the same notice.
+    const asked = req.query.signed_out === '1' ? 'signed_out' : req.query.notice;
+    const key = typeof asked === 'string' ? NOTICES[asked] : undefined;
+    showSignIn(req, res, 200, { next, notice: key && t(key) });
   });
 
   router.post('/sign-out', requireSession(services), formBody, async (req, res) => {
-    assertFormPost(req, services, signedInOf(res).token);
-    const session = await liveBrowserSession(pool, signedInOf(res).token);
-    if (session) await logout(pool, session);
+    const { token } = signedInOf(res);
+    assertFormPost(req, services, token);
+    const session = await sessions.live(token);
+    if (session) await ACCOUNT.logout.invoke(services, session, { req });
     clearSessionCookie(req, res);
     res.redirect(303, `${BASE_PATH}/sign-in?signed_out=1`);
   });
 
-  router.get('/forgot-password', (req, res) => {
-    sendView(res, 200, 'forgot-password', { title: 'Forgot your password?', csrf: anonymousToken(req, res) });
-  });
-
-  router.post('/forgot-password', ...anonymousPost, async (req, res) => {
-    const values = { email: formFields(req).email ?? '' };
-    const form = parseForm(passwordResetBody, values, { email: 'Email' });
-    const view = { title: 'Forgot your password?', csrf: anonymousToken(req, res), values };
-    if (!form.ok) return sendView(res, 400, 'forgot-password', { ...view, errors: form.errors });
-    await requestPasswordReset(pool, services.mail, form.data.email);
-    sendView(res, 200, 'forgot-password', { ...view, sent: true });
-  });
-
-  const showReset = (req: Request, res: Response, status: number, values: Record<string, string>, errors = {}) =>
-    sendView(res, status, 'reset-password', {
-      title: 'Choose a new password',
-      csrf: anonymousToken(req, res),
-      values,
-      errors,
-    });
-
+  router.get('/forgot-password', (req, res) => showForgot(req, res, 200, { sent: req.query.sent === '1' }));
   router.get('/reset-password', (req, res) => showReset(req, res, 200, {}));
 
-  router.post('/reset-password', ...anonymousPost, async (req, res) => {
-    const fields = formFields(req);
-    const values = { token: fields.token ?? '' };
-    const labels = { token: 'The reset token', password: 'The new password' };
-    const form = parseForm(passwordResetConfirmBody, { token: values.token, password: fields.password ?? '' }, labels);
-    if (!form.ok) return showReset(req, res, 400, values, form.errors);
-    let userId: string;
-    try {
-      ({ userId } = await resetPassword(pool, form.data));
-    } catch (err) {
-      if (!(err instanceof CredentialError)) throw err;
-      await refusedCredential(req, err);
-      const token = 'This reset link is invalid, expired or already used: ask for a new one.';
-      return showReset(req, res, 401, values, { token });
-    }
-    // The link came by email to the account's address: that proves who this is, as a sign-in would.
-    const { token } = await startSession(pool, userId);
-    await signIn(services, req, res, token);
-    res.redirect(303, BASE_PATH);
-  });
-
+  for (const form of publicForms(services)) mountPublicForm(router, services, holdWhileInFlight, form);
   return router;
 }

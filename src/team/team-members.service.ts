@@ -25,8 +25,11 @@ async function lockedMember(tx: Queryable, businessId: string, userId: string): 
   return member;
 }
 
-async function requireAnotherOwner(tx: Queryable, businessId: string, message: string): Promise<void> {
-  if ((await countOwners(tx, businessId)) <= 1) throw conflict(message);
+/** The last owner's refusal: `code` says which (`last_owner` demoted, `last_owner_leave` leaving or removed). */
+async function requireAnotherOwner(tx: Queryable, businessId: string, code: string, message: string): Promise<void> {
+  if ((await countOwners(tx, businessId)) <= 1) {
+    throw conflict(message, [{ field: code === 'last_owner' ? 'role' : '', code, message }]);
+  }
 }
 
 export async function changeMemberRole(
@@ -41,7 +44,12 @@ export async function changeMemberRole(
     if (by && (member.role === 'owner' || role === 'owner')) authorize(by, 'manage_owners');
     if (member.role === role) return member;
     if (member.role === 'owner') {
-      await requireAnotherOwner(tx, businessId, 'The last owner cannot be demoted: make another member owner first');
+      await requireAnotherOwner(
+        tx,
+        businessId,
+        'last_owner',
+        'The last owner cannot be demoted: make another member owner first',
+      );
     }
     await updateMemberRole(tx, businessId, userId, role);
     await recordActivity(tx, by ?? operator(businessId), {
@@ -73,6 +81,7 @@ export async function removeMember(
       await requireAnotherOwner(
         tx,
         businessId,
+        'last_owner_leave',
         'The last owner cannot leave or be removed: make another member owner first',
       );
     }

@@ -1,30 +1,36 @@
 import { composeMessage } from '../mail/mail.message.js';
+import { messagesFor } from '../shared/messages.js';
 import type { Role } from '../shared/schemas.js';
 
-const ARTICLE: Record<Role, string> = { owner: 'an owner', admin: 'an admin', member: 'a member' };
-
-/** The invite's message: who invites, to which business, with the token and the dashboard's link. */
+/**
+ * The invite's message, written for a person (`mail.staff.invite.*`): who invites, by name and address,
+ * to which business and role, the link, and until when it works, as the reader writes a date and time.
+ */
 export function inviteMessage(invite: {
   businessName: string;
-  inviter: string | null;
+  inviter: { name: string | null; email: string } | null;
   role: Role;
   token: string;
   link: string | undefined;
   expiresAt: Date;
+  locale?: string;
 }) {
-  const who = invite.inviter ? `${invite.inviter} invited you` : 'You are invited';
+  const { t, date } = messagesFor(invite.locale);
+  const business = invite.businessName;
+  const role = t(`mail.staff.role.${invite.role}`);
+  const inviter = invite.inviter;
+  const intro = !inviter
+    ? t('mail.staff.invite.intro_anonymous', { business, role })
+    : inviter.name
+      ? t('mail.staff.invite.intro', { name: inviter.name, email: inviter.email, business, role })
+      : t('mail.staff.invite.intro_address', { email: inviter.email, business, role });
+  const expires = date(invite.expiresAt, { dateStyle: 'long', timeStyle: 'short' });
   return composeMessage({
-    subject: `Join ${invite.businessName} on Feedback`,
-    intro: [`${who} to join ${invite.businessName} as ${ARTICLE[invite.role]}.`],
-    link: invite.link ? { url: invite.link, label: 'Accept the invite' } : undefined,
-    tokenLabel: invite.link
-      ? 'Or accept it with this invite token (POST /invites/accept):'
-      : 'Accept it with this invite token (POST /invites/accept):',
+    subject: t('mail.staff.invite.subject', { business }),
+    intro: [intro],
+    link: invite.link ? { url: invite.link, label: t('mail.staff.invite.button') } : undefined,
+    tokenLabel: t(invite.link ? 'mail.staff.invite.token_or' : 'mail.staff.invite.token'),
     token: invite.token,
-    outro: [
-      `The invite can be used once, until ${invite.expiresAt.toISOString()}. If you already have an account, ` +
-        'sign in first and accept while signed in.',
-      'If you did not expect this message, ignore it: nothing happens unless the invite is accepted.',
-    ],
+    outro: [t('mail.staff.invite.expires', { expires }), t('mail.staff.invite.unexpected')],
   });
 }

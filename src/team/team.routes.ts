@@ -123,7 +123,9 @@ export const teamFeature: Feature = {
       responses: [{ status: 201, description: 'The membership', json: acceptedInviteSchema }],
       errors: [401, 403, 409],
       handler: async ({ req, body, db }) => {
-        const session = await presentedSession(db, req);
+        // The dashboard's form (src/dashboard/dashboard.invite.ts) runs this with the browser's cookie session,
+        // checked there with its form token, where a client sends a Bearer one.
+        const session = req.dashboardSession ?? (await presentedSession(db, req));
         const { user, invite: accepted } = await acceptInvite(db, body, session);
         return created(toAcceptedInviteResponse(user, accepted));
       },

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { recordActivity } from '../outbox/outbox.service.js';
-import { authorize } from '../auth/authorize.js';
+import { authorize, mayDo } from '../auth/authorize.js';
 import { credentialRefused } from '../auth/credential-failure.js';
 import type { SessionRow } from '../auth/credential.repository.js';
 import type { Principal } from '../auth/principal.js';
@@ -77,7 +77,9 @@ async function refuseOverLimit(tx: Queryable, businessId: string, email: string,
     business !== null
       ? `This business has sent ${limits.perBusinessPerHour} invites in the last hour`
       : `${email} has been invited ${limits.perAddressPerDay} times in the last 24 hours`;
-  throw new RateLimitError(seconds, `${reason} (cancelled invites count too); retry in ${seconds} s`);
+  // The code tells the page which cap it was (its own words); the 429's body says RATE_LIMIT_EXCEEDED.
+  const code = business !== null ? 'INVITE_BUSINESS_LIMIT' : 'INVITE_ADDRESS_LIMIT';
+  throw new RateLimitError(seconds, `${reason} (cancelled invites count too); retry in ${seconds} s`, code);
 }
 
 /**
@@ -92,7 +94,11 @@ export async function invite(
   input: InviteBody,
   limits: InviteLimits,
 ): Promise<{ row: InviteRow; token: string | undefined }> {
-  if (input.role === 'owner') authorize(principal, 'manage_owners');
+  if (input.role === 'owner' && !mayDo(principal, 'manage_owners')) {
+    throw new HttpError(403, 'Only an owner can invite an owner', 'FORBIDDEN', {}, [
+      { field: 'role', code: 'owner_role', message: 'only an owner can invite an owner' },
+    ]);
+  }
   const { businessId } = principal;
   const token = randomToken(INVITE_PREFIX);
   const mailId = newId();
@@ -100,7 +106,9 @@ export async function invite(
   const row = await withUniqueConflict(
     withTransaction(pool, async (tx) => {
       if (await memberEmailExists(tx, businessId, input.email)) {
-        throw conflict(`${input.email} is already a member of this business`);
+        throw conflict(`${input.email} is already a member of this business`, [
+          { field: 'email', code: 'already_member', message: 'is already a member of this business' },
+        ]);
       }
       await lockInviteSends(tx, businessId);
       await refuseOverLimit(tx, businessId, input.email, limits);
@@ -109,7 +117,7 @@ export async function invite(
       const inviter = await findUserById(tx, principal.userId);
       const message = inviteMessage({
         businessName: business.name,
-        inviter: inviter?.name ?? inviter?.email ?? null,
+        inviter: inviter ? { name: inviter.name, email: inviter.email } : null,
         role: input.role,
         token,
         link: mailer.link('accept-invite', token),
@@ -135,6 +143,7 @@ export async function invite(
       return created;
     }),
     `${input.email} already has a pending invite`,
+    { field: 'email', code: 'already_invited', message: 'already has a pending invite' },
   );
   mailer.deliver([mailId]);
   return { row, token: mailer.developmentMode ? token : undefined };
@@ -221,6 +230,7 @@ async function createAccount(pool: pg.Pool, digest: Buffer, input: AcceptInviteB
       return { user, invite: consumed };
     }),
     'That account was created meanwhile: sign in and accept again',
+    { field: 'token', code: 'account_created_meanwhile', message: 'sign in and accept again' },
   );
 }
 
@@ -229,7 +239,9 @@ async function join(pool: pg.Pool, digest: Buffer, user: UserRow) {
     const consumed = await consumeInvite(tx, digest);
     if (!consumed) throw invalidInvite();
     if (await findMember(tx, consumed.business_id, user.id)) {
-      throw conflict(`${consumed.email} is already a member of this business`);
+      throw conflict(`${consumed.email} is already a member of this business`, [
+        { field: 'token', code: 'already_member', message: 'is for a business you are already a member of' },
+      ]);
     }
     if (!consumed.token_shown) await markEmailVerified(tx, user.id);
     await addInvitedMember(tx, consumed, user.id);

@@ -32,5 +32,8 @@ export const newPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
-  .refine((password) => !isCommonPassword(password), 'is one of the most common passwords: choose another')
+  .refine((password) => !isCommonPassword(password), {
+    message: 'is one of the most common passwords: choose another',
+    params: { code: 'common_password' },
+  })
   .meta({ description: `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, not a commonly used password` });

@@ -426,7 +426,7 @@ describe('Settings > Integrations > API keys', () => {
       .send({ _csrf: formTokenIn(page.text), name: '  ', scope: 'admin' });
     expectPage(res, 400);
     expect(res.text).toMatch(/id="name"[^>]*aria-invalid="true"/);
-    expect(res.text).toContain('The name must not be empty');
+    expect(res.text).toContain('The name is required.');
     expect(res.text).toContain('id="scope-error"');
   });
 });
@@ -603,7 +603,7 @@ describe('Team', () => {
 
     const owner = await post(agent, from, `${from}/invites`, { email: uniqueEmail('boss'), role: 'owner' });
     expectPage(owner, 403);
-    expect(owner.text).toContain('Only an owner can grant, take or invite the owner role');
+    expect(owner.text).toContain('Only an owner can invite an owner.');
     expect(owner.text).toMatch(/id="invite-role"[^>]*aria-invalid="true"/);
     const twice = await post(agent, from, `${from}/invites`, { email, role: 'member' });
     expectPage(twice, 409);
