@@ -13,6 +13,7 @@ import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
 import { QR_FORMS, qrCodePages } from './dashboard.qr-codes.js';
 import { SETTINGS_FORMS, settingsPages } from './dashboard.settings.js';
 import { ROADMAP_FORMS, roadmapSettingsPages } from './dashboard.roadmap.js';
+import { setupPages } from './dashboard.setup.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { SUGGESTION_FORMS, suggestionPages } from './dashboard.suggestion.js';
 import { TAG_FORMS, tagPages } from './dashboard.tags.js';
@@ -69,6 +70,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(pageBudget(limits));
   // The forms that carry a credential hold a place in the address's failure budget.
   const holdWhileInFlight = limits.holdWhileInFlight;
+  router.use(setupPages(services, holdWhileInFlight));
   router.use(signInPages(services, holdWhileInFlight));
   router.use(invitePages(services, holdWhileInFlight));
   router.use(homePages(services));
