@@ -10,6 +10,7 @@ import { homePages } from './dashboard.home.js';
 import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
+import { profilePages } from './dashboard.profile.js';
 import { QR_FORMS, qrCodePages } from './dashboard.qr-codes.js';
 import { SETTINGS_FORMS, settingsPages } from './dashboard.settings.js';
 import { ROADMAP_FORMS, roadmapSettingsPages } from './dashboard.roadmap.js';
@@ -73,6 +74,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(setupPages(services, holdWhileInFlight));
   router.use(signInPages(services, holdWhileInFlight));
   router.use(invitePages(services, holdWhileInFlight));
+  router.use(profilePages(services, holdWhileInFlight));
   router.use(homePages(services));
   router.use(suggestionPages(services));
   router.use(issuePages(services));
