@@ -15,6 +15,7 @@ import { QR_FORMS, qrCodePages } from './dashboard.qr-codes.js';
 import { SETTINGS_FORMS, settingsPages } from './dashboard.settings.js';
 import { ROADMAP_FORMS, roadmapSettingsPages } from './dashboard.roadmap.js';
 import { setupPages } from './dashboard.setup.js';
+import { signUpPages } from './dashboard.sign-up.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { SUGGESTION_FORMS, suggestionPages } from './dashboard.suggestion.js';
 import { TAG_FORMS, tagPages } from './dashboard.tags.js';
@@ -72,6 +73,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   // The forms that carry a credential hold a place in the address's failure budget.
   const holdWhileInFlight = limits.holdWhileInFlight;
   router.use(setupPages(services, holdWhileInFlight));
+  router.use(signUpPages(services, holdWhileInFlight));
   router.use(signInPages(services, holdWhileInFlight));
   router.use(invitePages(services, holdWhileInFlight));
   router.use(profilePages(services, holdWhileInFlight));

@@ -2,12 +2,11 @@ import type pg from 'pg';
 import { credentialRefused } from '../auth/credential-failure.js';
 import type { SessionRow } from '../auth/credential.repository.js';
 import { withTransaction } from '../db/database.js';
-import { notFound } from '../errors/http-error.js';
+import { conflict, notFound } from '../errors/http-error.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import { sha256 } from '../shared/digest.js';
 import { newId } from '../shared/ids.js';
 import { isRandomToken, randomToken } from '../shared/random.js';
-import { emailTaken } from '../setup/setup.service.js';
 import { findUserByEmail } from '../users/user.repository.js';
 import { emailChangeMessage } from './profile.mail.js';
 import {
@@ -96,3 +95,9 @@ export async function confirmEmailChange(pool: pg.Pool, token: string): Promise<
     return { userId: change.user_id };
   });
 }
+
+/** An address that already has an account: the new owner signs in with it instead. */
+export const emailTaken = () =>
+  conflict('This email already has an account', [
+    { field: 'email', code: 'email_taken', message: 'already has an account' },
+  ]);

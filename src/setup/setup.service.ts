@@ -1,12 +1,13 @@
 import type pg from 'pg';
 import { createBusiness } from '../businesses/business.service.js';
 import { inTransaction } from '../db/database.js';
-import { conflict, HttpError, notFound } from '../errors/http-error.js';
+import { HttpError, notFound } from '../errors/http-error.js';
 import { sha256 } from '../shared/digest.js';
 import { newId } from '../shared/ids.js';
 import { isRandomToken, randomToken } from '../shared/random.js';
 import { hashPassword } from '../users/password.js';
 import { findUserByEmail } from '../users/user.repository.js';
+import { emailTaken } from '../profile/profile.service.js';
 import {
   anyBusinessExists,
   consumeSetupToken,
@@ -73,9 +74,3 @@ export async function completeSetup(pool: pg.Pool, input: SetupBody) {
     });
   });
 }
-
-/** An address that already has an account: the new owner signs in with it instead. */
-export const emailTaken = () =>
-  conflict('This email already has an account', [
-    { field: 'email', code: 'email_taken', message: 'already has an account' },
-  ]);
