@@ -152,6 +152,7 @@ export function createApp({
       perBusinessPerHour: config.INVITES_PER_BUSINESS_PER_HOUR ?? 50,
       perAddressPerDay: config.INVITES_PER_ADDRESS_PER_DAY ?? 3,
     },
+    signupOpen: config.SIGNUP === 'open',
     isReady,
     document: () => document,
     publicPage: {

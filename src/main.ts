@@ -16,6 +16,7 @@ import { FollowNotifier } from './follows/follow.notifier.js';
 import { mailTransport } from './mail/mail.transport.js';
 import { Metrics } from './metrics/metrics.js';
 import { ScanCounter } from './public-page/scan-counter.js';
+import { issueSetupLink } from './setup/setup.service.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -177,6 +178,9 @@ async function main(): Promise<void> {
       ready = true;
       const url = serviceUrl(config.HOST, port);
       logger.info({ url }, `ready at ${url}`);
+      // The first run: no business yet, so whoever started the service creates one in the browser.
+      const setupLink = await issueSetupLink(db.pool, dashboardUrl(config));
+      if (setupLink) logger.info({ url: setupLink }, `no business yet: open ${setupLink} to create the first one`);
       // The outbox exists from here on: retry what is due, including what a previous run left.
       mail.start();
       followers.start();

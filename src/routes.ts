@@ -20,6 +20,7 @@ import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
 import { roadmapFeature } from './roadmap/roadmap.routes.js';
 import { healthFeature } from './health/health.routes.js';
 import { sessionFeature } from './sessions/session.routes.js';
+import { profileFeature } from './profile/profile.routes.js';
 import { suggestionBusinessRoutes, suggestionV1Routes } from './suggestions/suggestion.routes.js';
 import { tagFeature } from './tags/tag.routes.js';
 import { teamFeature } from './team/team.routes.js';
@@ -51,6 +52,7 @@ export const FEATURES: Feature[] = [
   apiKeyFeature,
   analyticsFeature,
   sessionFeature,
+  profileFeature,
   accountFeature,
   eventFeature,
   webhookFeature,

@@ -1,7 +1,8 @@
 import { CredentialError } from '../errors/http-error.js';
 
 /** Why a credential in a request body was refused: a client can tell a typo from an expired link. */
-export type CredentialFailureCode = 'UNAUTHORIZED' | 'INVALID_INVITE' | 'INVALID_RESET_TOKEN' | 'WRONG_PASSWORD';
+export type CredentialFailureCode =
+  'UNAUTHORIZED' | 'INVALID_INVITE' | 'INVALID_RESET_TOKEN' | 'INVALID_CONFIRMATION_TOKEN' | 'WRONG_PASSWORD';
 
 /**
  * The one answer to a refused credential that a request carries in its body: a password at sign-in

@@ -104,3 +104,27 @@ export async function findSessionMember(
   );
   return rows[0] ?? null;
 }
+
+/**
+ * Where and when a session was last used, for its user's list of sessions: written at most once a
+ * minute per session (or when the address or browser changes), so a burst of requests costs one write.
+ */
+export async function noteSessionUse(
+  db: Queryable,
+  sessionId: string,
+  where: { ip: string | null; userAgent: string | null },
+): Promise<void> {
+  await db.query(
+    /* sql */ `
+    UPDATE sessions
+    SET last_used_at = now(),
+      last_ip = $2,
+      last_user_agent = $3
+    WHERE id = $1
+      AND (last_used_at IS NULL
+        OR last_used_at < now() - interval '1 minute'
+        OR last_ip IS DISTINCT FROM $2
+        OR last_user_agent IS DISTINCT FROM $3)`,
+    [sessionId, where.ip, where.userAgent?.slice(0, 400) ?? null],
+  );
+}

@@ -10,6 +10,7 @@ import {
   type SessionRow,
 } from './credential.repository.js';
 import { isWellFormedSessionToken } from './session-token.js';
+import { sessionUsed } from './session-use.js';
 import { sha256 } from '../shared/digest.js';
 import { uuid, type Plan } from '../shared/schemas.js';
 import type { ApiKeyPrincipal } from './principal.js';
@@ -146,6 +147,7 @@ export function businessAuth(pool: pg.Pool): RequestHandler {
     const session = await findSessionMember(pool, sha256(credential), id);
     if (!session) throw unauthorized();
     req.credentialId = `user:${session.user_id}`;
+    await sessionUsed(pool, session.session_id, req);
     if (!session.role) {
       req.accessDenied = noAccess();
       return next();
@@ -169,6 +171,7 @@ export function sessionAuth(pool: pg.Pool): RequestHandler {
     const session = credential && bearer === credential ? await resolveSessionUser(pool, credential) : null;
     if (!session) throw unauthorized();
     req.credentialId = `user:${session.user_id}`;
+    await sessionUsed(pool, session.id, req);
     req.dashboardSession = session;
     next();
   };

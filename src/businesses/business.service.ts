@@ -32,6 +32,10 @@ export interface NewBusiness {
   name: string;
   plan: Plan;
   ownerEmail?: string;
+  /** A new owner's display name; an existing user keeps theirs. */
+  ownerName?: string;
+  /** A new owner whose address was proved (a sign-up's confirmation link). */
+  ownerEmailVerified?: boolean;
   /** The argon2id hash of a new owner's password; an existing user keeps theirs. */
   ownerPasswordHash?: string;
   approvalRequired?: boolean;
@@ -49,7 +53,13 @@ export async function createBusiness(pool: pg.Pool, input: NewBusiness) {
     const email = input.ownerEmail ?? `owner+${business.id}@users.invalid`;
     const owner =
       (await findUserByEmail(tx, email)) ??
-      (await insertUser(tx, { id: newId(), email, name: null, passwordHash: input.ownerPasswordHash ?? null }));
+      (await insertUser(tx, {
+        id: newId(),
+        email,
+        name: input.ownerName ?? null,
+        passwordHash: input.ownerPasswordHash ?? null,
+        emailVerified: input.ownerEmailVerified ?? false,
+      }));
     await insertMembership(tx, business.id, owner.id, 'owner');
     return { business, owner };
   });

@@ -9,9 +9,10 @@ import type { Command } from './command.js';
 import { CliError, COMMANDS } from './commands.js';
 import { BACKUP_COMMANDS } from './backup.command.js';
 import { SEED_COMMANDS } from './seed.command.js';
+import { SETUP_COMMANDS } from './setup.command.js';
 
 /** Commands without a group: `admin -- seed ...`, `admin -- backup ...`. */
-const STANDALONE_COMMANDS = { ...SEED_COMMANDS, ...BACKUP_COMMANDS };
+const STANDALONE_COMMANDS = { ...SEED_COMMANDS, ...BACKUP_COMMANDS, ...SETUP_COMMANDS };
 
 const PROGRAM = 'npm run --silent admin --';
 

@@ -32,12 +32,14 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
     create: command({
       usage:
         'business create --name NAME [--plan free|starter|business|enterprise] [--owner-email EMAIL] ' +
+        '[--owner-name NAME] ' +
         '[--owner-password PW [--reset-password]]',
       summary: 'Create a business and its owner user (on a terminal, asks for the owner’s password)',
       options: {
         name: { type: 'string', description: 'display name', required: true },
         plan: { type: 'string', description: `plan tier (${PLANS.join('|')}), default business` },
         'owner-email': { type: 'string', description: 'email of the owner; a placeholder is generated if absent' },
+        'owner-name': { type: 'string', description: 'the new owner’s display name (an existing user keeps theirs)' },
         'owner-password': {
           type: 'string',
           description: 'the new owner’s dashboard password, 12+ characters; asked for when absent on a terminal',
@@ -48,6 +50,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
         name,
         plan: z.enum(PLANS).default('business'),
         'owner-email': email.optional(),
+        'owner-name': name.optional(),
         'owner-password': newPassword.optional(),
         'reset-password': z.boolean().default(false),
       }),
@@ -69,6 +72,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
           name: input.name,
           plan: input.plan,
           ownerEmail,
+          ownerName: input['owner-name'],
           ownerPasswordHash: password === undefined || replace ? undefined : await hashPassword(password),
         });
         await replaceUserPassword(db, replace, password);
@@ -82,7 +86,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
           id: business.id,
           name: business.name,
           plan: business.plan,
-          owner: { id: owner.id, email: owner.email },
+          owner: { id: owner.id, email: owner.email, name: owner.name },
         };
       },
     }),

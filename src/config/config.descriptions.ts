@@ -61,6 +61,8 @@ export const CONFIG_DESCRIPTIONS: Record<keyof Config, string> = {
     'invite emails a business may send per hour, cancelled invites included; more is a 429',
   INVITES_PER_ADDRESS_PER_DAY:
     'invite emails a business may send to one address per 24 hours, cancelled invites included',
+  SIGNUP:
+    '`open`: anyone may create a business at `/app/sign-up` after confirming their email by a mailed link; `closed` (default): a 404',
   FOLLOWER_EMAILS_PER_HOUR:
     'messages to followers of suggestions one business may queue per hour; the rest wait for the next hour',
   FOLLOW_CONFIRMATIONS_PER_HOUR:

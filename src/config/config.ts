@@ -125,6 +125,12 @@ const envFields = z.object({
    */
   INVITES_PER_BUSINESS_PER_HOUR: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(50)),
   INVITES_PER_ADDRESS_PER_DAY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(3)),
+  /**
+   * `open`: anyone may create a business at /app/sign-up, once the confirmation link mailed to their
+   * address is followed. `closed` (the default): the page is a 404; businesses come from the first
+   * run's link, the admin CLI and invites.
+   */
+  SIGNUP: z.preprocess(emptyAsUndefined, z.enum(['closed', 'open']).default('closed')),
   /** Messages to followers one business may queue per hour (docs/notifications.md); the rest wait. */
   FOLLOWER_EMAILS_PER_HOUR: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).default(500)),
   /** Follow confirmations one business may send per hour (docs/notifications.md); more is a 429. */

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { mayDo, type Action } from '../auth/authorize.js';
 import { liveBrowserSession } from '../auth/browser-session.js';
 import { isWellFormedSessionToken } from '../auth/session-token.js';
+import { sessionUsed } from '../auth/session-use.js';
 import type { UserPrincipal } from '../auth/principal.js';
 import type { Services } from '../http/route.js';
 import { forbidden } from '../errors/http-error.js';
@@ -76,6 +77,7 @@ export function requireSession({ db }: Pick<Services, 'db'>): RequestHandler {
   return async (req, res, next) => {
     const signedIn = await currentSession(pool, req);
     if (!signedIn) return redirectToSignIn(req, res);
+    await sessionUsed(pool, signedIn.sessionId, req);
     await chargePage(req, res, signedIn.user.id);
     res.locals.signedIn = signedIn;
     next();
@@ -104,6 +106,7 @@ export function requireMember({ db }: Pick<Services, 'db'>): RequestHandler {
     const id = businessId.data.toLowerCase();
     const row = await findMemberPage(pool, sha256(token), id);
     if (!row?.user) return redirectToSignIn(req, res);
+    await sessionUsed(pool, row.session_id, req);
     await chargePage(req, res, row.user_id);
     const business = row.memberships.find((m) => m.business_id === id);
     if (!row.role || !business) throw notAMember();

@@ -1,5 +1,4 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { HttpError } from '../errors/http-error.js';
 import type { z } from 'zod';
 import { HttpError } from '../errors/http-error.js';
 import { parseBody } from '../http/validation.js';

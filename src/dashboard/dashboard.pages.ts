@@ -11,10 +11,13 @@ import { homePages } from './dashboard.home.js';
 import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
+import { profilePages } from './dashboard.profile.js';
 import { QR_FORMS, qrCodePages } from './dashboard.qr-codes.js';
 import { SETTINGS_FORMS, settingsPages } from './dashboard.settings.js';
 import { ROADMAP_FORMS, roadmapSettingsPages } from './dashboard.roadmap.js';
 import { BRAND_FORMS, brandSettingsPages } from './dashboard.brand.js';
+import { setupPages } from './dashboard.setup.js';
+import { signUpPages } from './dashboard.sign-up.js';
 import { signInPages } from './dashboard.sign-in.js';
 import { SUGGESTION_FORMS, suggestionPages } from './dashboard.suggestion.js';
 import { TAG_FORMS, tagPages } from './dashboard.tags.js';
@@ -73,8 +76,11 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(pageBudget(limits));
   // The forms that carry a credential hold a place in the address's failure budget.
   const holdWhileInFlight = limits.holdWhileInFlight;
+  router.use(setupPages(services, holdWhileInFlight));
+  router.use(signUpPages(services, holdWhileInFlight));
   router.use(signInPages(services, holdWhileInFlight));
   router.use(invitePages(services, holdWhileInFlight));
+  router.use(profilePages(services, holdWhileInFlight));
   router.use(homePages(services));
   router.use(suggestionPages(services));
   router.use(issuePages(services));

@@ -77,6 +77,15 @@ export async function logIn(services: Services, req: Request, res: Response, ema
   return token;
 }
 
+/**
+ * A refused password or token on a form: charged to the address's failure budget like the JSON
+ * routes' refusals; past the budget the page is the 429 (thrown), else the form is shown again.
+ */
+export async function refusedCredential(req: Request, err: CredentialError): Promise<void> {
+  const charged = await chargedRefusal(req, err);
+  if (charged instanceof RateLimitError) throw charged;
+}
+
 /** A refused form before a session: its status, its fields as sent, and words per field ('' for the form). */
 export interface PublicRefusal {
   status: number;
@@ -96,10 +105,7 @@ export async function refusalWords(
   fieldOfCode: Record<string, string> = {},
 ): Promise<PublicRefusal> {
   if (!(err instanceof HttpError)) throw err;
-  if (err instanceof CredentialError) {
-    const charged = await chargedRefusal(req, err);
-    if (charged instanceof RateLimitError) throw charged;
-  }
+  if (err instanceof CredentialError) await refusedCredential(req, err);
   if (err.errors && err.errors.length > 0) return { status: err.statusCode, errors: fieldWords(err.errors, labels) };
   const field = err.code === undefined ? undefined : fieldOfCode[err.code];
   if (field === undefined) throw err;

@@ -50,6 +50,8 @@ export interface Services {
   publicBaseUrlConfigured: boolean;
   /** INVITES_PER_BUSINESS_PER_HOUR and INVITES_PER_ADDRESS_PER_DAY: the caps on invite emails. */
   inviteLimits: { perBusinessPerHour: number; perAddressPerDay: number };
+  /** SIGNUP=open: anyone may create a business at /app/sign-up, after confirming their email. */
+  signupOpen: boolean;
   /** False until migrations have run. */
   isReady: () => boolean;
   /** The OpenAPI document, serialised. */

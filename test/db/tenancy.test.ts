@@ -21,6 +21,8 @@ const GLOBAL_TABLES: Record<string, string> = {
   idempotency_keys: 'scoped to the credential (an API key or a user), which is checked before',
   mail_outbox: "every message the service sends, a user's password reset among them",
   schema_migrations: 'the migrate runner: which migrations have run',
+  setup_tokens: "the installation's first-run links, used only while no business exists",
+  email_confirmations: "a sign-up before its business exists, or a user's email change",
 };
 
 /**

@@ -116,6 +116,10 @@ describe('the document', () => {
       '/auth/password-reset',
       '/auth/password-reset/confirm',
       '/auth/password',
+      '/auth/me/sessions',
+      '/auth/me/sessions/{session_id}',
+      '/auth/me/email',
+      '/auth/email-confirm',
       '/health',
       '/api/v1/events',
       '/businesses/{business_id}/events',
@@ -127,8 +131,9 @@ describe('the document', () => {
     // (merge, unmerge, similar, in both families), tags (their list in both families, create, change
     // and delete; adding and removing them on suggestions and issues), the changelog (the business
     // family's list, create, read, change, delete and publish; /api/v1's list, read and create), the
-    // roadmap (both families) and the page's similar suggestions, the business's logo (PUT, DELETE)
-    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6 + 9 + 9 + 3 + 2);
+    // roadmap (both families) and the page's similar suggestions, the business's logo (PUT, DELETE), and
+    // the profile (your name, your address and its confirmation, your sessions and signing one out)
+    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6 + 9 + 9 + 3 + 2 + 5);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {

@@ -48,3 +48,29 @@ export async function openEmbeddedTestDatabase(): Promise<Database> {
     },
   };
 }
+
+/**
+ * A migrated database with no business in it, for the first run's tests: a fresh in-memory PGlite, or
+ * on PostgreSQL a database of the test's own beside the shared one (dropped on close), since the
+ * shared one holds every other file's businesses.
+ */
+export async function openEmptyTestDatabase(): Promise<Database> {
+  if (testMode() !== 'postgres') return openEmbeddedTestDatabase();
+  const ignore = () => undefined;
+  const shared = new URL(testDatabaseUrl());
+  const name = `${shared.pathname.slice(1)}_empty_${process.pid}_${Date.now()}`;
+  const admin = openPostgres(shared.toString(), ignore, 1);
+  await admin.pool.query(`CREATE DATABASE ${name}`);
+  const own = new URL(shared);
+  own.pathname = `/${name}`;
+  const db = openPostgres(own.toString(), ignore, 5);
+  await migrate(db.pool);
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await admin.pool.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.close();
+    },
+  };
+}

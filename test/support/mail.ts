@@ -1,3 +1,4 @@
+import type { Config } from '../../src/config/config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Express } from 'express';
 import { simpleParser } from 'mailparser';
@@ -137,6 +138,8 @@ export function useSmtpApp(
     sender?: Partial<MailSenderOptions>;
     /** The public page's clock (form tokens' minimum fill time is measured on it). */
     publicPage?: { now?: () => number; followConfirmationsPerHour?: number };
+    /** Settings of the app's own (SIGNUP=open). */
+    config?: Partial<Config>;
   } = {},
 ): MailApp {
   const { logger, logs } = capturingLogger();
@@ -161,7 +164,14 @@ export function useSmtpApp(
       pageWriteLimit: options.pageWriteLimit,
       logger,
     });
-    const app = createApp({ db: ctx.db, logger, rateLimiters, mail: sender, publicPage: options.publicPage });
+    const app = createApp({
+      db: ctx.db,
+      logger,
+      rateLimiters,
+      mail: sender,
+      publicPage: options.publicPage,
+      config: options.config,
+    });
     if (options.poll) sender.start();
     made = {
       app,

@@ -1,0 +1,77 @@
+import type { Request, Response, Router } from 'express';
+import { findLiveSession, type SessionRow } from '../auth/credential.repository.js';
+import { CredentialError, unauthorized } from '../errors/http-error.js';
+import type { Reply } from '../http/reply.js';
+import type { Route, Services } from '../http/route.js';
+import { sha256 } from '../shared/digest.js';
+import { fieldWords, refusalOf, type Refused } from './dashboard.actions.js';
+import { requireSession, signedInOf, type SignedIn } from './dashboard.access.js';
+import { formBody, formFields } from './dashboard.forms.js';
+import { assertFormPost } from './dashboard.session.js';
+import { refusedCredential } from './dashboard.public-forms.js';
+
+/** A signed-in user's own page being answered (the profile): no business, their session the caller. */
+export interface UserPageCall {
+  req: Request;
+  res: Response;
+  who: SignedIn;
+  session: SessionRow;
+}
+
+/**
+ * A form of the user's own pages: FormAction's counterpart for the operations whose caller is the
+ * session itself (guard `session`, /auth/me...). The operation decides everything; the page keeps its
+ * fields, its labels, where it goes after, and the form shown again with its fields marked.
+ */
+export interface UserFormAction {
+  path: string;
+  runs: Route;
+  body?: (fields: Record<string, string>) => unknown;
+  labels?: Record<string, string>;
+  /** A refused credential (the current password) shows the form again with this field marked. */
+  credential?: { field: string; words: string };
+  done: (call: UserPageCall, reply: Reply) => string;
+  again: (call: UserPageCall, refused: Refused) => Promise<void> | void;
+}
+
+/** The browser's session as the operations' `session` guard gives it; requireSession found it live. */
+export async function sessionOf(services: Services, who: SignedIn): Promise<SessionRow> {
+  const session = await findLiveSession(services.db.pool, sha256(who.token));
+  if (!session) throw unauthorized();
+  return session;
+}
+
+/** Registers a user form's post: the session and its form token, then the operation. */
+export function mountUserForm(router: Router, services: Services, action: UserFormAction): void {
+  router.post(action.path, requireSession(services), formBody, async (req, res) => {
+    const who = signedInOf(res);
+    assertFormPost(req, services, who.token);
+    const call: UserPageCall = { req, res, who, session: await sessionOf(services, who) };
+    const values = formFields(req);
+    let reply: Reply;
+    try {
+      reply = await action.runs.invoke(services, call.session, {
+        params: req.params as Record<string, string>,
+        body: action.body?.(values),
+        req,
+      });
+    } catch (err) {
+      if (err instanceof CredentialError && action.credential) {
+        await refusedCredential(req, err);
+        return action.again(call, {
+          status: err.statusCode,
+          values,
+          errors: { [action.credential.field]: action.credential.words },
+        });
+      }
+      const refusal = refusalOf(err);
+      if (!refusal) throw err;
+      return action.again(call, {
+        status: refusal.statusCode,
+        values,
+        errors: fieldWords(refusal.errors ?? [], action.labels),
+      });
+    }
+    res.redirect(303, action.done(call, reply));
+  });
+}
