@@ -43,6 +43,8 @@ export interface Services {
   webhookMaxEndpoints: number;
   /** API_KEYS_MAX_PER_BUSINESS: active API keys one business may have. */
   apiKeysMaxPerBusiness: number;
+  /** IMPORT_MAX_BYTES: the largest CSV import body. */
+  importMaxBytes: number;
   /**
    * True when PUBLIC_BASE_URL is set: then a browser's post must come from that origin alone, never
    * from whatever the Host header names (src/http/origin.ts).
@@ -102,7 +104,8 @@ export interface MediaSpec {
 }
 
 export interface SuccessResponse {
-  status: 200 | 201 | 202 | 204;
+  /** 422 only where an operation answers a report of its own, not the error body (a CSV import's). */
+  status: 200 | 201 | 202 | 204 | 422;
   description: string;
   /**
    * A JSON body. Its schema must carry an `id` and `examples` in its metadata: it becomes a named
@@ -148,6 +151,11 @@ export interface RouteDoc {
   /** Descriptions of query parameters, by name, where the schema's own says too little. */
   queryNotes?: Record<string, string>;
   body?: z.ZodType;
+  /**
+   * A body in another media type, read by the handler from the request itself (a CSV import, streamed):
+   * the document describes it by hand; nothing parses it before the handler.
+   */
+  bodyMedia?: Record<string, MediaSpec>;
   responses: SuccessResponse[];
   /**
    * Whether the route takes `Idempotency-Key` (docs/idempotency.md). By default every POST and PATCH

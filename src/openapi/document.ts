@@ -189,6 +189,7 @@ function operation(op: OperationSpec) {
     ...who.extensions,
     parameters: parameters(op),
     ...(op.body ? { requestBody: requestBody(op.operationId, op.body) } : {}),
+    ...(op.bodyMedia ? { requestBody: { required: true, content: op.bodyMedia } } : {}),
     responses,
   };
 }
