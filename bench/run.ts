@@ -260,7 +260,7 @@ async function importOnly() {
   try {
     await migrate(db.pool);
     const results = await measureImport(db.pool, flags.quick ? 20_000 : 100_000, log);
-    process.stdout.write(`\n${summaryTable({ ...results, targets: targetsSummary(results) })}\n`);
+    process.stdout.write(`\n${JSON.stringify({ ...results, targets: targetsSummary(results) }, null, 2)}\n`);
   } finally {
     await db.pool.end();
   }

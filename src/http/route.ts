@@ -298,7 +298,8 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
     const params = input.params ?? {};
     const id = idName ? idParam(params[idName], spec.resource!) : '';
     const query = (spec.query ? parseQuery(spec.query, input.query) : undefined) as Parsed<Q>;
-    const body = (spec.body ? parseBody(spec.body, input.body) : undefined) as Parsed<B>;
+    // A body of another media type is the handler's to read: from the request, or as invoked (a page's form)
+    const body = (spec.body ? parseBody(spec.body, input.body) : spec.bodyMedia ? input.body : undefined) as Parsed<B>;
     if (action === 'update') authorize(caller as Principal, action, Object.keys(body ?? {}));
     const principal = caller as PrincipalFor<G>;
     const req = input.req as RequestFor<G>;

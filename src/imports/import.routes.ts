@@ -58,7 +58,19 @@ export const importRoute = defineRoute({
     { status: 200, description: 'Imported (or, with `dry_run`, what would be)', json: importReportSchema },
     { status: 422, description: 'Rows with errors: nothing was written', json: importReportSchema },
   ],
-  handler: async ({ req, principal, query, services }) => {
+  handler: async ({ req, principal, query, body, services }) => {
+    // Invoked by the dashboard's form: the file's text, as the form posted it.
+    const invoked: unknown = body;
+    if (typeof invoked === 'string') {
+      const report = await importCsv(
+        services.db.pool,
+        principal,
+        Readable.from([invoked]),
+        query,
+        services.importMaxBytes,
+      );
+      return answer(report, query.onError);
+    }
     const hasBody =
       req !== undefined &&
       (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);

@@ -119,13 +119,19 @@ export async function importCsv(
   try {
     await withTransaction(pool, async (tx) => {
       let batch: ImportedRow[] = [];
+      // One batch is written while the next is parsed: the two take turns on the CPU and the database.
+      let writing: Promise<void> = Promise.resolve();
       const flush = async () => {
-        const writing = batch;
+        const rows = batch;
         batch = [];
-        if (writing.length === 0 || (onError === 'all' && report.failed > 0)) return;
-        const created = await writeBatch(tx, businessId, writing);
-        report.created += created;
-        report.skipped += writing.length - created;
+        await writing;
+        if (rows.length === 0 || (onError === 'all' && report.failed > 0)) return;
+        writing = writeBatch(tx, businessId, rows).then((created) => {
+          report.created += created;
+          report.skipped += rows.length - created;
+        });
+        // a failed write is the import's failure, seen at the next flush or the end
+        writing.catch(() => undefined);
       };
       for await (const record of records as AsyncIterable<Record<string, string>>) {
         report.rows += 1;
@@ -139,6 +145,7 @@ export async function importCsv(
         if (batch.length >= IMPORT_BATCH_SIZE) await flush();
       }
       await flush();
+      await writing;
       if (dryRun || (onError === 'all' && report.failed > 0)) throw new RolledBack();
       await recordActivity(tx, principal, {
         type: 'import.completed',
