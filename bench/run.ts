@@ -61,6 +61,7 @@ import sharp from 'sharp';
 import { updateBusiness } from '../src/businesses/business.repository.js';
 import { prepareLogo } from '../src/businesses/logo.image.js';
 import { upsertLogo } from '../src/businesses/logo.repository.js';
+import { measureImport } from './lib/import.js';
 import { figureTable } from './lib/report.js';
 import { compareWriteWork } from './lib/write-work.js';
 
@@ -71,7 +72,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
   },
 });
-const ONLY_ROWS = ['page-flood', 'writes'];
+const ONLY_ROWS = ['page-flood', 'writes', 'import'];
 if (flags.only !== undefined && !ONLY_ROWS.includes(flags.only)) {
   throw new Error(`--only takes one of: ${ONLY_ROWS.join(', ')}`);
 }
@@ -255,8 +256,23 @@ async function writesOnly() {
   process.stdout.write(`\n${summaryTable(results)}\n\nWritten to bench/results/${mode}.json\n`);
 }
 
+/** `--only import`: the import row alone (issue 44), 100,000 suggestions seeded then imported, printed. */
+async function importOnly() {
+  const databaseUrl = await createBenchDatabase(SERVER_URL);
+  cleanups.push(() => dropBenchDatabase(SERVER_URL, databaseUrl));
+  const db = openPostgres(databaseUrl, () => undefined, 4);
+  try {
+    await migrate(db.pool);
+    const results = await measureImport(db.pool, flags.quick ? 20_000 : 100_000, log);
+    process.stdout.write(`\n${JSON.stringify({ ...results, targets: targetsSummary(results) }, null, 2)}\n`);
+  } finally {
+    await db.pool.end();
+  }
+}
+
 async function main() {
   if (flags.only === 'writes') return writesOnly();
+  if (flags.only === 'import') return importOnly();
   const loadStart = os.loadavg();
   log(`${mode} run; building`);
   await run('npm', ['run', '--silent', 'build']);

@@ -148,6 +148,7 @@ export function createApp({
     webhookAllowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
     webhookMaxEndpoints: config.WEBHOOK_MAX_ENDPOINTS ?? 20,
     apiKeysMaxPerBusiness: config.API_KEYS_MAX_PER_BUSINESS ?? 100,
+    importMaxBytes: config.IMPORT_MAX_BYTES ?? 52_428_800,
     inviteLimits: {
       perBusinessPerHour: config.INVITES_PER_BUSINESS_PER_HOUR ?? 50,
       perAddressPerDay: config.INVITES_PER_ADDRESS_PER_DAY ?? 3,

@@ -9,6 +9,7 @@ import { eventFeature } from './feed/event.routes.js';
 import { followFeature } from './follows/follow.routes.js';
 import { webhookFeature } from './webhooks/webhook.routes.js';
 import { exportFeature } from './exports/export.routes.js';
+import { importFeature } from './imports/import.routes.js';
 import type { Feature, Route } from './http/route.js';
 import { issueBusinessRoutes, issueV1Routes } from './issues/issue.routes.js';
 import { locationFeature } from './locations/location.routes.js';
@@ -43,6 +44,7 @@ export const FEATURES: Feature[] = [
   publicPageFeature,
   roadmapFeature,
   exportFeature,
+  importFeature,
   businessFeature,
   locationFeature,
   tagFeature,

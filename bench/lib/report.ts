@@ -4,6 +4,7 @@
  * and the absolute seed rate are still reported, without a target.
  */
 export const TARGETS = {
+  import_vs_seed_throughput_ratio: { at_least: 0.5 },
   list_vs_cached_floor_throughput_ratio: { at_least: 0.8 },
   public_page_vs_cached_list_throughput_ratio: { at_least: 1 },
   vote_vs_create_throughput_ratio: { at_least: 1 },
@@ -160,6 +161,9 @@ const ROWS: [key: string, label: string][] = [
     'creates from 50 connections in one business / spread over 50 businesses throughput',
   ],
   ['before_create_one_business_vs_spread_throughput_ratio', 'the same on the schema before issue 41'],
+  ['import_vs_seed_throughput_ratio', 'CSV import of 100,000 suggestions / the seed of as many, rows per second'],
+  ['import_rows_per_second', 'CSV import (rows/s)'],
+  ['seed_rows_per_second', 'seed (rows/s)'],
   ['create_with_idempotency_key_throughput_rps', 'create with an Idempotency-Key (req/s)'],
   ['create_with_idempotency_key_vs_without_throughput_ratio', 'create with / without an Idempotency-Key'],
   [

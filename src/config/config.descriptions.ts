@@ -48,6 +48,8 @@ export const CONFIG_DESCRIPTIONS: Record<keyof Config, string> = {
     'development and tests only: webhook URLs may be `http` and reach loopback and private addresses; off, a ' +
     'webhook needs https and a public address, checked at every connection',
   WEBHOOK_MAX_ENDPOINTS: 'webhook endpoints one business may have',
+  IMPORT_MAX_BYTES:
+    'the largest CSV import body, in bytes, counted as it streams in; past it the import is a 413 and writes nothing',
   API_KEYS_MAX_PER_BUSINESS:
     'API keys one business may have that are not revoked (each has its own request budget); past it a 409',
   WEBHOOK_DELIVERY:

@@ -97,6 +97,11 @@ const envFields = z.object({
   WEBHOOK_MAX_ENDPOINTS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(20)),
   /** Active API keys one business may have: each key has its own request budget. */
   API_KEYS_MAX_PER_BUSINESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(10_000).default(100)),
+  /** The largest CSV import, counted as it streams in (issue 44: 50 MB); smaller in tests of the 413. */
+  IMPORT_MAX_BYTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(1_073_741_824).default(52_428_800),
+  ),
   /**
    * Whether this instance delivers webhooks (on by default; every instance may, claims never collide).
    * Off for instances that must not make outgoing requests, and for test servers sharing a database.

@@ -8,6 +8,7 @@ import { CHANGELOG_FORMS, changelogPages } from './dashboard.changelog.js';
 import { pageBudget, type PageBudget } from './dashboard.budget.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
+import { IMPORT_FORMS, importPages } from './dashboard.import.js';
 import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
@@ -40,6 +41,7 @@ export const DASHBOARD_FORMS: readonly FormAction[] = [
   ...ROADMAP_FORMS,
   ...BRAND_FORMS,
   ...CHANGELOG_FORMS,
+  ...IMPORT_FORMS,
 ];
 
 /** The dashboard's pages load nothing by default: each kind of resource is allowed by name. */
@@ -89,6 +91,7 @@ export function dashboardPages(services: Services, limits: DashboardLimits): Rou
   router.use(analyticsPages(services));
   router.use(settingsPages(services));
   router.use(tagPages(services));
+  router.use(importPages(services));
   router.use(roadmapSettingsPages(services));
   router.use(brandSettingsPages(services));
   router.use(integrationPages(services));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TEST_EVENT_TYPE, type EventType } from '../outbox/event.types.js';
 import { changelogEntrySchema } from '../changelog/changelog.responses.js';
 import { commentSchema } from '../comments/comment.responses.js';
+import { importReportSchema } from '../imports/import.responses.js';
 import { issueSchema } from '../issues/issue.responses.js';
 import { qrCodeSchema } from '../qr-codes/qr-code.responses.js';
 import { EXAMPLE } from '../shared/examples.js';
@@ -102,6 +103,12 @@ const PAYLOADS: Payload[] = [
     object: webhookEndpointSummarySchema,
     changes: false,
     summary: 'The service turned a webhook endpoint off (a 410, or 5 days of failures)',
+  },
+  {
+    type: 'import.completed',
+    object: importReportSchema,
+    changes: false,
+    summary: 'A CSV import was written: its report (no event is published per imported item)',
   },
   {
     type: 'webhook.test',

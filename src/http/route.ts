@@ -43,6 +43,8 @@ export interface Services {
   webhookMaxEndpoints: number;
   /** API_KEYS_MAX_PER_BUSINESS: active API keys one business may have. */
   apiKeysMaxPerBusiness: number;
+  /** IMPORT_MAX_BYTES: the largest CSV import body. */
+  importMaxBytes: number;
   /**
    * True when PUBLIC_BASE_URL is set: then a browser's post must come from that origin alone, never
    * from whatever the Host header names (src/http/origin.ts).
@@ -109,7 +111,8 @@ export interface MediaSpec {
 }
 
 export interface SuccessResponse {
-  status: 200 | 201 | 202 | 204;
+  /** 422 only where an operation answers a report of its own, not the error body (a CSV import's). */
+  status: 200 | 201 | 202 | 204 | 422;
   description: string;
   /**
    * A JSON body. Its schema must carry an `id` and `examples` in its metadata: it becomes a named
@@ -160,6 +163,11 @@ export interface RouteDoc {
    * 415) and its size bound (a 413). The handler gets the bytes as `upload`.
    */
   upload?: UploadSpec;
+  /**
+   * A body in another media type, read by the handler from the request itself (a CSV import, streamed):
+   * the document describes it by hand; nothing parses it before the handler.
+   */
+  bodyMedia?: Record<string, MediaSpec>;
   responses: SuccessResponse[];
   /**
    * Whether the route takes `Idempotency-Key` (docs/idempotency.md). By default every POST and PATCH
@@ -304,7 +312,8 @@ export function defineRoute<G extends Guard, Q = undefined, B = undefined>(spec:
     const params = input.params ?? {};
     const id = idName ? idParam(params[idName], spec.resource!) : '';
     const query = (spec.query ? parseQuery(spec.query, input.query) : undefined) as Parsed<Q>;
-    const body = (spec.body ? parseBody(spec.body, input.body) : undefined) as Parsed<B>;
+    // A body of another media type is the handler's to read: from the request, or as invoked (a page's form)
+    const body = (spec.body ? parseBody(spec.body, input.body) : spec.bodyMedia ? input.body : undefined) as Parsed<B>;
     const upload = spec.upload ? uploadOf(input.body) : undefined;
     if (action === 'update') authorize(caller as Principal, action, Object.keys(body ?? {}));
     const principal = caller as PrincipalFor<G>;

@@ -199,6 +199,7 @@ function operation(op: OperationSpec) {
     parameters: parameters(op),
     ...(op.body ? { requestBody: requestBody(op.operationId, op.body) } : {}),
     ...(op.upload ? { requestBody: uploadRequestBody(op.upload.types) } : {}),
+    ...(op.bodyMedia ? { requestBody: { required: true, content: op.bodyMedia } } : {}),
     responses,
   };
 }

@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'changelog.updated',
   'changelog.deleted',
   'webhook.disabled',
+  'import.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -399,6 +399,11 @@ const MATRIX: Record<string, RouteCase> = {
     action: 'write',
     status: 200,
   },
+  'POST /imports': {
+    setup: () => Promise.resolve({ path: '/imports?kind=suggestions&dry_run=true' }),
+    action: 'write',
+    status: 200,
+  },
   'GET /qr-codes': { setup: () => Promise.resolve({ path: '/qr-codes' }), action: 'read', status: 200 },
   'GET /qr-codes/:id': {
     setup: async (t) => ({ path: `/qr-codes/${await qrCode(t)}` }),

@@ -1,0 +1,163 @@
+import type { Readable } from 'node:stream';
+import type pg from 'pg';
+import type { Principal } from '../auth/principal.js';
+import { withTransaction, type Queryable } from '../db/database.js';
+import { recordActivity } from '../outbox/outbox.service.js';
+import { newId } from '../shared/ids.js';
+import { analyzeSentiment } from '../suggestions/sentiment.js';
+import { DEFAULT_TAG_COLOR } from '../tags/tag.schemas.js';
+import { ensureTags, insertImportedIssues, insertImportedSuggestions } from './import.repository.js';
+import {
+  planColumns,
+  readRow,
+  type ColumnPlan,
+  type ImportedRow,
+  type ImportKind,
+  type RowError,
+} from './import.rows.js';
+import type { ImportRequest } from './import.schemas.js';
+import { csvFailure, csvRecords } from './import.stream.js';
+
+/** Rows written per statement: the seed's order of size, bounded so a batch's arrays stay small. */
+export const IMPORT_BATCH_SIZE = 2_000;
+/** The report names at most this many errors (`failed` counts every refused row). */
+export const MAX_REPORTED_ERRORS = 1_000;
+
+export interface ImportReport {
+  kind: ImportKind;
+  dry_run: boolean;
+  /** Records below the header. */
+  rows: number;
+  created: number;
+  /** Rows already imported (their key is the business's): re-importing a file creates nothing. */
+  skipped: number;
+  /** Rows refused for their errors. */
+  failed: number;
+  /** Headers no field reads, and no mapping names. */
+  unknown_columns: string[];
+  errors: RowError[];
+}
+
+/** Thrown inside the transaction to roll it back: a dry run, or all-or-nothing with errors. */
+class RolledBack extends Error {}
+
+const arrayLiteral = (names: string[]) => `{${names.map((n) => `"${n.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+
+/** A batch of rows to the repository's columns, tags in the business's spelling (created as needed). */
+async function writeBatch(db: Queryable, businessId: string, rows: ImportedRow[]): Promise<number> {
+  const wanted = new Map<string, string>();
+  for (const row of rows) for (const name of row.item.tags ?? []) wanted.set(name.toLowerCase(), name);
+  const names = [...wanted.values()];
+  const spelling = await ensureTags(db, businessId, names, names.map(newId), DEFAULT_TAG_COLOR);
+  const tagsOf = (row: ImportedRow) =>
+    arrayLiteral([...new Set((row.item.tags ?? []).map((n) => spelling.get(n.toLowerCase()) ?? n))].sort());
+  const common = {
+    id: rows.map(() => newId()),
+    key: rows.map((row) => row.key),
+    sourceId: rows.map((row) => row.item.id ?? null),
+    customerName: rows.map((row) => row.item.customer_name ?? null),
+    customerEmail: rows.map((row) => row.item.customer_email ?? null),
+    tags: rows.map(tagsOf),
+    createdAt: rows.map((row) => (row.item.created_at ?? new Date()).getTime()),
+  };
+  if (rows[0]?.kind === 'issues') {
+    const items = rows.map((row) => (row as Extract<ImportedRow, { kind: 'issues' }>).item);
+    return insertImportedIssues(db, businessId, {
+      ...common,
+      title: items.map((item) => item.title),
+      description: items.map((item) => item.description ?? ''),
+      status: items.map((item) => item.status ?? 'open'),
+      priority: items.map((item) => item.priority ?? 'medium'),
+      resolvedAt: items.map((item) => item.resolved_at?.getTime() ?? null),
+    });
+  }
+  const items = rows.map((row) => (row as Extract<ImportedRow, { kind: 'suggestions' }>).item);
+  const moods = items.map((item) => analyzeSentiment(item.content));
+  return insertImportedSuggestions(db, businessId, {
+    ...common,
+    content: items.map((item) => item.content),
+    status: items.map((item) => item.status ?? 'pending'),
+    priority: items.map((item) => item.priority ?? 'medium'),
+    sentiment: moods.map((mood) => mood.sentiment),
+    sentimentScore: moods.map((mood) => mood.score),
+    upvoteCount: items.map((item) => item.upvote_count ?? 0),
+  });
+}
+
+/**
+ * Imports a CSV body into the principal's business, in one transaction: records are read as they
+ * stream in and written in batches (the counting triggers keep every total exact per statement).
+ * All or nothing by default: once a row has errors nothing more is written and the transaction rolls
+ * back at the end, the rest of the file still read for its errors. `skip` writes the good rows; a dry
+ * run writes them too, for exact counts, and rolls back. One `import.completed` event when it commits,
+ * no event per item.
+ */
+export async function importCsv(
+  pool: pg.Pool,
+  principal: Principal,
+  source: Readable,
+  request: ImportRequest,
+  maxBytes: number,
+): Promise<ImportReport> {
+  const { kind, onError, dryRun, columns } = request;
+  const report: ImportReport = {
+    kind,
+    dry_run: dryRun,
+    rows: 0,
+    created: 0,
+    skipped: 0,
+    failed: 0,
+    unknown_columns: [],
+    errors: [],
+  };
+  let plan: ColumnPlan = { headerOf: {}, unknown: [] };
+  const records = csvRecords(source, maxBytes, (headers) => {
+    plan = planColumns(kind, headers, columns);
+    report.unknown_columns = plan.unknown;
+  });
+  const businessId = principal.businessId;
+  try {
+    await withTransaction(pool, async (tx) => {
+      let batch: ImportedRow[] = [];
+      // One batch is written while the next is parsed: the two take turns on the CPU and the database.
+      let writing: Promise<void> = Promise.resolve();
+      const flush = async () => {
+        const rows = batch;
+        batch = [];
+        await writing;
+        if (rows.length === 0 || (onError === 'all' && report.failed > 0)) return;
+        writing = writeBatch(tx, businessId, rows).then((created) => {
+          report.created += created;
+          report.skipped += rows.length - created;
+        });
+        // a failed write is the import's failure, seen at the next flush or the end
+        writing.catch(() => undefined);
+      };
+      for await (const record of records as AsyncIterable<Record<string, string>>) {
+        report.rows += 1;
+        const read = readRow(kind, plan, record, report.rows + 1);
+        if ('errors' in read) {
+          report.failed += 1;
+          report.errors.push(...read.errors.slice(0, MAX_REPORTED_ERRORS - report.errors.length));
+          continue;
+        }
+        batch.push(read.ok);
+        if (batch.length >= IMPORT_BATCH_SIZE) await flush();
+      }
+      await flush();
+      await writing;
+      if (dryRun || (onError === 'all' && report.failed > 0)) throw new RolledBack();
+      await recordActivity(tx, principal, {
+        type: 'import.completed',
+        entityType: 'business',
+        entityId: businessId,
+        data: { kind, rows: report.rows, created: report.created, skipped: report.skipped, failed: report.failed },
+        publish: { object: report },
+      });
+    });
+  } catch (err) {
+    if (!(err instanceof RolledBack)) throw csvFailure(err);
+    if (onError === 'all' && report.failed > 0) report.created = 0;
+  }
+  return report;
+}
