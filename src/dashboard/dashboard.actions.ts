@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { HttpError, type FieldError } from '../errors/http-error.js';
 import { authorize, mayDo } from '../auth/authorize.js';
 import type { Principal, UserPrincipal } from '../auth/principal.js';
@@ -37,6 +37,8 @@ export interface FormAction {
   path: string;
   /** The declared operation the form runs. */
   runs: Route;
+  /** The form's body parser, when not the dashboard's small one (a bulk form's many checkboxes). */
+  parser?: RequestHandler;
   /** The operation's body from the form's fields; none when the operation takes none. */
   body?: (fields: Record<string, string>, call: PageCall) => unknown;
   /** The operation's query string from the form's fields (a location's `force`). */
@@ -110,7 +112,7 @@ export const refusalOf = (err: unknown): HttpError | undefined =>
 
 /** Registers a form's post on a page router: the member's session and form token, then the operation. */
 export function mountForm(router: Router, services: Services, action: FormAction): void {
-  router.post(action.path, requireMember(services), formBody, async (req, res) => {
+  router.post(action.path, requireMember(services), action.parser ?? formBody, async (req, res) => {
     const who = memberOf(res);
     assertFormPost(req, services, who.token);
     const call: PageCall = { req, res, who, services };

@@ -7,6 +7,7 @@ import { analyticsPages } from './dashboard.analytics.js';
 import { pageBudget, type PageBudget } from './dashboard.budget.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
+import { INBOX_FORMS } from './dashboard.inbox.js';
 import { integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
@@ -26,6 +27,7 @@ import type { FormAction } from './dashboard.actions.js';
  * hold against the route table.
  */
 export const DASHBOARD_FORMS: readonly FormAction[] = [
+  ...INBOX_FORMS,
   ...SUGGESTION_FORMS,
   ...TAG_FORMS,
   ...ISSUE_FORMS,

@@ -127,8 +127,8 @@ describe('the document', () => {
     // (merge, unmerge, similar, in both families), tags (their list in both families, create, change
     // and delete; adding and removing them on suggestions and issues), the changelog (the business
     // family's list, create, read, change, delete and publish; /api/v1's list, read and create), the
-    // roadmap (both families) and the page's similar suggestions
-    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6 + 9 + 9 + 3);
+    // roadmap (both families), the page's similar suggestions and the inbox's bulk change
+    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6 + 9 + 9 + 3 + 1);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {
