@@ -8,7 +8,7 @@ import { pageBudget, type PageBudget } from './dashboard.budget.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
 import { INBOX_FORMS } from './dashboard.inbox.js';
-import { integrationPages } from './dashboard.integrations.js';
+import { KEY_FORMS, integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
 import { QR_FORMS, qrCodePages } from './dashboard.qr-codes.js';
@@ -34,6 +34,7 @@ export const DASHBOARD_FORMS: readonly FormAction[] = [
   ...QR_FORMS,
   ...SETTINGS_FORMS,
   ...WEBHOOK_FORMS,
+  ...KEY_FORMS,
   ...ROADMAP_FORMS,
 ];
 

@@ -339,15 +339,39 @@ describe('Settings > Integrations > API keys', () => {
     const agent = withSession(team.admin.token);
     const page = await agent.get(integrations(team.business.id));
     expectPage(page, 200);
-    const created = await agent
+    const posted = await agent
       .post(`${integrations(team.business.id)}/api-keys`)
       .set('Origin', ORIGIN)
       .type('form')
       .send({ _csrf: formTokenIn(page.text), name: 'Till sync', scope: 'read' });
-    expectPage(created, 201);
+    // Redirect after post: the key rides to the page once, sealed in a cookie for that page alone.
+    expect(posted.status).toBe(303);
+    expect(posted.headers.location).toBe(integrations(team.business.id));
+    const flash = (posted.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('fb_flash='))!;
+    expect(flash).toMatch(/HttpOnly/);
+    expect(flash).toMatch(/SameSite=Strict/);
+    expect(flash).toContain(`Path=${integrations(team.business.id)};`);
+    const sealed = /^fb_flash=([^;]+)/.exec(flash)![1]!;
+    expect(sealed).not.toContain('fbk_');
+    const created = await agent.get(posted.headers.location as string);
+    expectPage(created, 200);
     const key = /id="new-key"[^>]*value="(fbk_[^"]+)"/.exec(created.text)![1]!;
     expect(created.text).toContain('it is shown only once');
     expect(created.headers['cache-control']).toBe('no-store');
+    expect(created.headers['set-cookie']?.[0]).toMatch(/^fb_flash=;.*Expires=Thu, 01 Jan 1970/);
+    // another session cannot open the sealed key; nor a second reading of the page (the cookie is cleared)
+    const otherSession = await supertest(ctx.app)
+      .get(posted.headers.location as string)
+      .set('Cookie', `fb_session=${team.ownerToken}; fb_flash=${sealed}`);
+    expect(otherSession.text).not.toContain(key);
+    // a reload is a GET: it makes nothing, and shows the key no more
+    const reloaded = await agent.get(integrations(team.business.id));
+    expect(reloaded.text).not.toContain(key);
+    const { rows: made } = await ctx.db.pool.query(
+      `SELECT 1 FROM api_keys WHERE business_id = $1 AND name = 'Till sync'`,
+      [team.business.id],
+    );
+    expect(made).toHaveLength(1);
 
     const listed = await agent.get(integrations(team.business.id));
     expect(listed.text).toContain('Till sync');
@@ -426,7 +450,7 @@ describe('Settings > Integrations > API keys', () => {
       .send({ _csrf: formTokenIn(page.text), name: '  ', scope: 'admin' });
     expectPage(res, 400);
     expect(res.text).toMatch(/id="name"[^>]*aria-invalid="true"/);
-    expect(res.text).toContain('The name must not be empty');
+    expect(res.text).toContain('The name is required.');
     expect(res.text).toContain('id="scope-error"');
   });
 });
