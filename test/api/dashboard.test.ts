@@ -717,9 +717,17 @@ describe('Settings > Integrations > Webhooks', () => {
       description: 'Support desk',
       events: ['suggestion.created', 'issue.created'],
     });
-    expectPage(created, 201);
-    const secret = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(created.text)![1]!;
-    expect(created.text).toContain('suggestion.created, issue.created');
+    // Redirect after post: the secret is on the endpoint's page once; reading it again shows it no more.
+    expect(created.status).toBe(303);
+    const shown = await agent.get(created.headers.location as string);
+    expectPage(shown, 200);
+    const secret = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(shown.text)![1]!;
+    expect(shown.text).toContain('suggestion.created, issue.created');
+    expect((await agent.get(created.headers.location as string)).text).not.toContain(secret);
+    const { rows: made } = await ctx.db.pool.query('SELECT 1 FROM webhook_endpoints WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(made).toHaveLength(1);
     const listed = await agent.get(list);
     expect(listed.text).toContain('https://hooks.example.com/a');
     expect(listed.text).not.toContain(secret);
@@ -732,7 +740,9 @@ describe('Settings > Integrations > Webhooks', () => {
     const agent = withSession(t.ownerToken);
     const list = webhooks(t.business.id);
     const created = await post(agent, list, list, { url: 'https://hooks.example.com/b', events: '*' });
-    const first = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(created.text)![1]!;
+    const first = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(
+      (await agent.get(created.headers.location as string)).text,
+    )![1]!;
     const id = (
       await ctx.db.pool.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE business_id = $1', [
         t.business.id,
@@ -745,8 +755,10 @@ describe('Settings > Integrations > Webhooks', () => {
     expect(tested.text).toContain('<code>webhook.test</code> · <strong>pending</strong> · 0 attempts');
 
     const rotated = await post(agent, page, `${page}/rotate-secret`);
-    expectPage(rotated, 200);
-    const second = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(rotated.text)![1]!;
+    expect(rotated.status).toBe(303);
+    const second = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(
+      (await agent.get(rotated.headers.location as string)).text,
+    )![1]!;
     expect(second).not.toBe(first);
 
     expect((await post(agent, page, `${page}/active`, { active: 'false' })).status).toBe(303);
