@@ -40,10 +40,16 @@ const MEMBER_ACTIONS: ReadonlySet<Action> = new Set(['read', 'comment', 'change_
 
 /** The fields of an `update` a member may change: triage, never publishing or priority. */
 const MEMBER_FIELDS: ReadonlySet<string> = new Set(['status', 'tags']);
+/** The fields of an `update` that say which rows it changes, not what: a bulk change's `ids`. */
+const SELECTORS: ReadonlySet<string> = new Set(['ids']);
 
 /** What an action needs: an `update` is `change_status` when only triage fields change, else `write`. */
 const neededFor = (action: Action, fields: readonly string[]): Action =>
-  action === 'update' ? (fields.every((field) => MEMBER_FIELDS.has(field)) ? 'change_status' : 'write') : action;
+  action === 'update'
+    ? fields.every((field) => MEMBER_FIELDS.has(field) || SELECTORS.has(field))
+      ? 'change_status'
+      : 'write'
+    : action;
 
 function denial(principal: Principal, action: Action): string | null {
   if (principal.kind === 'api_key') {

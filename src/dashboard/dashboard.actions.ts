@@ -47,7 +47,7 @@ export interface FormAction {
   params?: (req: Request) => Record<string, string>;
   /**
    * The form's body parser, where the dashboard's small one does not fit (a changelog entry's 20,000
-   * characters of Markdown and its 50 suggestion boxes).
+   * characters of Markdown and its 50 suggestion boxes, the inbox's page of checkboxes).
    */
   parser?: RequestHandler;
   /** Catalogue keys of the fields' labels: a refusal names the field by its label. */

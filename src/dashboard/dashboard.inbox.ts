@@ -1,19 +1,22 @@
 import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { authorize } from '../auth/authorize.js';
-import { badRequest, HttpError } from '../errors/http-error.js';
 import { cachedList } from '../http/cached-list.js';
+import { operation } from '../http/operations.js';
 import { envelopeOf, listRequest } from '../http/params.js';
 import type { Services } from '../http/route.js';
+import { t } from '../shared/messages.js';
 import { PRIORITIES, SENTIMENTS, SUGGESTION_STATUSES, uuid, VISIBILITIES, visibility } from '../shared/schemas.js';
 import { toSuggestionDashboardResponse } from '../suggestions/suggestion.presenter.js';
 import type { SuggestionDashboard } from '../suggestions/suggestion.responses.js';
-import { listSuggestionsOffsetQuery, updateSuggestionBody } from '../suggestions/suggestion.schemas.js';
-import { changeSuggestion, listSuggestions } from '../suggestions/suggestion.service.js';
-import { allowed, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { formFields, formList, parseForm } from './dashboard.forms.js';
-import { assertFormPost, BASE_PATH } from './dashboard.session.js';
-import type { FieldErrors } from './dashboard.views.js';
+import { suggestionBusinessRoutes } from '../suggestions/suggestion.routes.js';
+import { listSuggestionsOffsetQuery } from '../suggestions/suggestion.schemas.js';
+import { listSuggestions } from '../suggestions/suggestion.service.js';
+import { memberFrame, memberOf, type SignedInMember } from './dashboard.access.js';
+import { mayRun, mountForm, type FormAction, type PageCall } from './dashboard.actions.js';
+import { formList, parseForm } from './dashboard.forms.js';
+import { BASE_PATH } from './dashboard.session.js';
+import { renderView, type FieldErrors } from './dashboard.views.js';
 
 /** The inbox's filters and paging: the business family's list parameters, by the same names. */
 const QUERY_FIELDS = ['status', 'priority', 'sentiment', 'tag', 'q', 'limit', 'offset'] as const;
@@ -28,36 +31,41 @@ const inboxFilters = z.strictObject({
   review: z.enum(['pending']).optional(),
 });
 
+/** Catalogue keys of the filters' labels, as a refused filter names them. */
 const FILTER_LABELS: Record<string, string> = {
-  status: 'The status',
-  priority: 'The priority',
-  sentiment: 'The sentiment',
-  tag: 'The tag',
-  q: 'The search',
-  limit: 'The page size',
-  offset: 'The position',
-  location_id: 'The location',
-  visibility: 'The visibility',
-  review: 'The review',
+  status: 'app.inbox.field.status',
+  priority: 'app.inbox.field.priority',
+  sentiment: 'app.inbox.field.sentiment',
+  tag: 'app.inbox.field.tag',
+  q: 'app.inbox.field.q',
+  limit: 'app.inbox.field.limit',
+  offset: 'app.inbox.field.offset',
+  location_id: 'app.inbox.field.location_id',
+  visibility: 'app.inbox.field.visibility',
+  review: 'app.inbox.field.review',
+};
+const filterLabels = () => Object.fromEntries(Object.entries(FILTER_LABELS).map(([name, key]) => [name, t(key)]));
+
+/** The bulk form runs the declared bulk change: up to a page of suggestions (the list's largest `limit`). */
+export const BULK = operation(suggestionBusinessRoutes, 'bulkUpdateBusinessSuggestions');
+const bulkBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 110 });
+const BULK_LABELS = {
+  '': 'app.inbox.bulk.field.form',
+  ids: 'app.inbox.bulk.field.ids',
+  status: 'app.inbox.bulk.field.status',
+  priority: 'app.inbox.bulk.field.priority',
+  review: 'app.inbox.bulk.field.review',
 };
 
-/** The bulk form: up to a page of suggestions (the list's largest `limit`), and what to change. */
-const bulkBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 110 });
-const BULK_MAX = 100;
-
-const SAVED: Record<string, string> = { changed: 'The selected suggestions are changed.' };
+/** What a post's redirect says happened: a catalogue key (`app.inbox.saved.<this>`). */
+const SAVED = new Set(['changed', 'approved', 'rejected']);
 
 /** How long ago, in the largest whole unit: what a person scanning a list wants. */
 export function age(iso: string, now = Date.now()): string {
   const minutes = Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
-  const [count, unit] =
-    minutes < 60
-      ? [minutes, 'minute']
-      : minutes < 1440
-        ? [Math.floor(minutes / 60), 'hour']
-        : [Math.floor(minutes / 1440), 'day'];
-  if (unit === 'minute' && count === 0) return 'just now';
-  return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
+  if (minutes < 60) return minutes === 0 ? t('app.inbox.age.now') : t('app.inbox.age.minutes', { count: minutes });
+  if (minutes < 1440) return t('app.inbox.age.hours', { count: Math.floor(minutes / 60) });
+  return t('app.inbox.age.days', { count: Math.floor(minutes / 1440) });
 }
 
 /** The query's values the inbox knows, as typed (an empty one is no filter). */
@@ -88,6 +96,10 @@ export interface InboxView {
   tags: string[];
   visibilities: readonly string[];
   offerReview: boolean;
+  /** Approve and Reject for the selected: where approval is required, for who may decide. */
+  canReview: boolean;
+  /** The options in words: each filter's and the bulk form's. */
+  words: Record<string, Record<string, string>>;
   saved?: string;
   bulkErrors: FieldErrors;
 }
@@ -118,8 +130,8 @@ export async function inboxView(
   authorize(principal, 'read');
   const values = inboxValues(req);
   const { location_id, visibility: shown, review, ...listValues } = values;
-  const parsed = parseForm(listSuggestionsOffsetQuery, listValues, FILTER_LABELS);
-  const own = parseForm(inboxFilters, { location_id, visibility: shown, review }, FILTER_LABELS);
+  const parsed = parseForm(listSuggestionsOffsetQuery, listValues, filterLabels());
+  const own = parseForm(inboxFilters, { location_id, visibility: shown, review }, filterLabels());
   const { settings } = member;
   const base = {
     values,
@@ -131,8 +143,13 @@ export async function inboxView(
     statuses: SUGGESTION_STATUSES,
     priorities: PRIORITIES,
     sentiments: SENTIMENTS,
-    canPriority: allowed(principal, 'write'),
-    saved: typeof req.query.saved === 'string' ? SAVED[req.query.saved] : undefined,
+    canPriority: mayRun(principal, BULK, ['priority']),
+    canReview: settings.approvalRequired && mayRun(principal, BULK, ['review']),
+    words: optionWords(),
+    saved:
+      typeof req.query.saved === 'string' && SAVED.has(req.query.saved)
+        ? t(`app.inbox.saved.${req.query.saved}`)
+        : undefined,
     bulkErrors,
   };
   if (!parsed.ok || !own.ok) {
@@ -171,51 +188,85 @@ export async function inboxView(
   };
 }
 
+/** Each option's words, by the catalogue the suggestion's page uses for the same values. */
+const optionWords = () => ({
+  status: Object.fromEntries(SUGGESTION_STATUSES.map((v) => [v, t(`suggestion.status.${v}`)])),
+  priority: Object.fromEntries(PRIORITIES.map((v) => [v, t(`suggestion.priority.${v}`)])),
+  sentiment: Object.fromEntries(SENTIMENTS.map((v) => [v, t(`app.inbox.sentiment.${v}`)])),
+  visibility: Object.fromEntries(VISIBILITIES.map((v) => [v, t(`suggestion.visibility.${v}`)])),
+});
+
 /**
- * The inbox's bulk form: each selected suggestion changed through changeSuggestion, one by one, so
- * each change records its activity, event and webhooks exactly as PATCH /businesses/:id/suggestions/:id
- * does; authorize() judges the fields as that route does (`update`: a member may change the status).
+ * The home is the inbox, read as the business list is: one statement for the session and the
+ * page's frame, then the list's cache entry. The page as most views see it (no notice, no form
+ * errors) is kept too, under the business's change number like the list (docs/caching.md), with
+ * everything else it shows in its key: the session (whose form token it carries), the user, their
+ * businesses, the business's settings and locations (read with the session on every request), the
+ * filters and the minute (ages are shown to the minute). The overview's counts are on Analytics.
  */
-export function inboxPages(
+export async function renderHome(
   services: Services,
-  renderHome: (req: Request, res: Response, status: number, bulkErrors: FieldErrors) => Promise<void>,
-): Router {
+  req: Request,
+  res: Response,
+  status: number,
+  bulkErrors: FieldErrors = {},
+): Promise<void> {
+  const member = memberOf(res);
+  authorize(member.principal, 'read');
+  const minute = Math.floor(Date.now() / 60_000) * 60_000;
+  const shared = status === 200 && Object.keys(bulkErrors).length === 0 && req.query.saved === undefined;
+  const key = `${member.principal.businessId} dashboard-home ${JSON.stringify([
+    member.sessionId,
+    member.principal.role,
+    member.user,
+    member.memberships,
+    member.settings,
+    inboxValues(req),
+    minute,
+  ])}`;
+  const change = member.principal.changeNumber;
+  let page = shared ? services.lists.get(key, change) : undefined;
+  let pageStatus = 200;
+  if (!page) {
+    const inbox = await inboxView(services, member, req, bulkErrors, minute);
+    pageStatus = status === 200 ? inbox.status : status;
+    page = Buffer.from(renderView('home', { ...memberFrame(member, t('app.home.title'), 'home'), inbox: inbox.inbox }));
+    if (shared && pageStatus === 200) services.lists.set(key, change, page);
+  }
+  res.status(pageStatus).type('html').send(page);
+}
+
+const home = ({ who }: PageCall) => `${BASE_PATH}/b/${who.principal.businessId}`;
+
+/**
+ * The inbox's bulk form: the declared bulk change (POST /businesses/:id/suggestions/bulk), which
+ * changes every selected suggestion in one transaction, each as its own PATCH would (activity, event,
+ * webhooks), and judges the fields as that route does: a member may change the status; a priority or a
+ * review decision (Approve, Reject: the button pressed) needs an owner or admin.
+ */
+export const INBOX_FORMS: FormAction[] = [
+  {
+    path: '/b/:business_id/suggestions/bulk',
+    runs: BULK,
+    parser: bulkBody,
+    // Approve or Reject is the button pressed: the decision alone, whatever the menus say.
+    // Only the menus set are changes, as a PATCH gives only what it changes (a member's status alone).
+    body: (fields, { req }) => {
+      const chosen = fields.review ? { review: fields.review } : { status: fields.status, priority: fields.priority };
+      return { ids: formList(req, 'id'), ...Object.fromEntries(Object.entries(chosen).filter(([, value]) => value)) };
+    },
+    labels: BULK_LABELS,
+    done: (call) => {
+      const review = (call.req.body as Record<string, unknown> | undefined)?.review;
+      const saved = review === 'approve' ? 'approved' : review === 'reject' ? 'rejected' : 'changed';
+      return `${home(call)}?saved=${saved}`;
+    },
+    again: ({ services, req, res }, refused) => renderHome(services, req, res, refused.status, refused.errors),
+  },
+];
+
+export function inboxPages(services: Services): Router {
   const router = Router();
-  const pool = services.db.pool;
-
-  router.post('/b/:business_id/suggestions/bulk', requireMember(services), bulkBody, async (req, res) => {
-    const who = memberOf(res);
-    const fields = formFields(req);
-    const changes = { status: fields.status || undefined, priority: fields.priority || undefined };
-    authorize(
-      who.principal,
-      'update',
-      Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined),
-    );
-    assertFormPost(req, services, who.token);
-    const ids = formList(req, 'id');
-    const errors: FieldErrors = {};
-    const form = parseForm(updateSuggestionBody, changes, { status: 'The new status', priority: 'The new priority' });
-    if (!form.ok)
-      Object.assign(
-        errors,
-        form.errors.status || form.errors.priority ? form.errors : { status: 'Choose a new status or a new priority.' },
-      );
-    if (ids.length === 0) errors.id = 'Select at least one suggestion.';
-    else if (ids.length > BULK_MAX) errors.id = `Select at most ${BULK_MAX} suggestions at once.`;
-    else if (ids.some((id) => !uuid.safeParse(id).success)) errors.id = 'A selected suggestion is not one of the list.';
-    if (!form.ok || Object.keys(errors).length > 0) return renderHome(req, res, 400, errors);
-    for (const id of new Set(ids.map((value) => value.toLowerCase()))) {
-      try {
-        await changeSuggestion(pool, who.principal, id, form.data);
-      } catch (err) {
-        if (err instanceof HttpError && err.statusCode === 404)
-          throw badRequest('A selected suggestion no longer exists: reload the inbox.');
-        throw err;
-      }
-    }
-    res.redirect(303, `${BASE_PATH}/b/${who.principal.businessId}?saved=changed`);
-  });
-
+  for (const action of INBOX_FORMS) mountForm(router, services, action);
   return router;
 }

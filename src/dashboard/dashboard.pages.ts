@@ -9,7 +9,8 @@ import { pageBudget, type PageBudget } from './dashboard.budget.js';
 import { dashboardErrors, dashboardNotFound } from './dashboard.errors.js';
 import { homePages } from './dashboard.home.js';
 import { IMPORT_FORMS, importPages } from './dashboard.import.js';
-import { integrationPages } from './dashboard.integrations.js';
+import { INBOX_FORMS } from './dashboard.inbox.js';
+import { KEY_FORMS, integrationPages } from './dashboard.integrations.js';
 import { invitePages } from './dashboard.invite.js';
 import { ISSUE_FORMS, issuePages } from './dashboard.issues.js';
 import { profilePages } from './dashboard.profile.js';
@@ -32,12 +33,14 @@ import type { FormAction } from './dashboard.actions.js';
  * hold against the route table.
  */
 export const DASHBOARD_FORMS: readonly FormAction[] = [
+  ...INBOX_FORMS,
   ...SUGGESTION_FORMS,
   ...TAG_FORMS,
   ...ISSUE_FORMS,
   ...QR_FORMS,
   ...SETTINGS_FORMS,
   ...WEBHOOK_FORMS,
+  ...KEY_FORMS,
   ...ROADMAP_FORMS,
   ...BRAND_FORMS,
   ...CHANGELOG_FORMS,

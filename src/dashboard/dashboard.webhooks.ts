@@ -16,6 +16,7 @@ import {
   type PageCall,
   type Refused,
 } from './dashboard.actions.js';
+import { setFlash, takeFlash } from './dashboard.flash.js';
 import { formFields, formList } from './dashboard.forms.js';
 import { BASE_PATH } from './dashboard.session.js';
 import { sendView, when, type FieldErrors } from './dashboard.views.js';
@@ -124,7 +125,7 @@ async function showEndpoint(
 
 const path = '/b/:business_id/integrations/webhooks';
 const one = `${path}/:id`;
-const listOf = ({ who }: PageCall) => `${BASE_PATH}/b/${who.principal.businessId}/integrations/webhooks`;
+const listOf = ({ who }: Pick<PageCall, 'who'>) => `${BASE_PATH}/b/${who.principal.businessId}/integrations/webhooks`;
 const thisEndpoint = (req: Request) => String(req.params.id).toLowerCase();
 
 const createAgain = ({ services, req, res, who }: PageCall, { status, values, errors }: Refused) =>
@@ -133,6 +134,13 @@ const createAgain = ({ services, req, res, who }: PageCall, { status, values, er
     values: { url: values.url ?? '', description: values.description ?? '', events: formList(req, 'events') },
     errors,
   });
+
+/** The endpoint's page, with its secret sealed for it alone, to show once. */
+function withSecret(call: PageCall, id: string, secret: string): string {
+  const to = `${listOf(call)}/${id}`;
+  setFlash(call.req, call.res, call.who.token, to, { secret });
+  return to;
+}
 
 export const WEBHOOK_FORMS: FormAction[] = [
   {
@@ -144,11 +152,10 @@ export const WEBHOOK_FORMS: FormAction[] = [
       description: fields.description?.trim() ? fields.description : undefined,
     }),
     labels: LABELS,
-    done: listOf,
-    // The signing secret exists in full only in this answer: shown once, never stored by the page.
-    answer: async ({ services, req, res, who }, reply) => {
+    // Redirect after post: the signing secret rides to the endpoint's page once (dashboard.flash.ts).
+    done: (call, reply) => {
       const created = replyBody<WebhookEndpoint & { secret: string }>(reply);
-      await showEndpoint(services, req, res, who, created.id, { status: 201, secret: created.secret });
+      return withSecret(call, created.id, created.secret);
     },
     again: createAgain,
   },
@@ -160,11 +167,7 @@ export const WEBHOOK_FORMS: FormAction[] = [
   {
     path: `${one}/rotate-secret`,
     runs: WEBHOOKS.rotate,
-    done: (call) => `${listOf(call)}/${thisEndpoint(call.req)}`,
-    answer: async ({ services, req, res, who }, reply) => {
-      const { secret } = replyBody<{ secret: string }>(reply);
-      await showEndpoint(services, req, res, who, thisEndpoint(req), { status: 200, secret });
-    },
+    done: (call, reply) => withSecret(call, thisEndpoint(call.req), replyBody<{ secret: string }>(reply).secret),
   },
   {
     path: `${one}/active`,
@@ -187,7 +190,10 @@ export function webhookPages(services: Services): Router {
     await showList(services, req, res, memberOf(res), {});
   });
   router.get(one, member, async (req, res) => {
-    await showEndpoint(services, req, res, memberOf(res), idParam(req.params.id, 'Webhook'), { status: 200 });
+    const who = memberOf(res);
+    const id = idParam(req.params.id, 'Webhook');
+    const sealed = takeFlash<{ secret: string }>(req, res, who.token, `${listOf({ who })}/${id}`);
+    await showEndpoint(services, req, res, who, id, { status: 200, secret: sealed?.secret });
   });
   router.get(`${one}/delete`, member, async (req, res) => {
     const who = memberOf(res);

@@ -21,6 +21,7 @@ import {
 } from './suggestion.schemas.js';
 import { deleteReply, setReply } from './suggestion-reply.routes.js';
 import { changeTags } from './suggestion-tags.routes.js';
+import { bulkChange } from './suggestion-bulk.routes.js';
 import { changeSuggestion, createSuggestion, getSuggestion, listSuggestions } from './suggestion.service.js';
 
 // The versioned family shows a suggestion without its visibility and review; the dashboard with them.
@@ -166,5 +167,5 @@ export const suggestionBusinessRoutes: Feature = {
       description: 'Suggestions of one business, with visibility and review (`/businesses/{business_id}`)',
     },
   ],
-  routes: routes.map((route) => route.business),
+  routes: [...routes.map((route) => route.business), bulkChange],
 };

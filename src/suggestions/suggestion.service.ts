@@ -108,35 +108,49 @@ export async function changeSuggestion(
   id: string,
   changes: UpdateSuggestionDashboardBody,
 ): Promise<SuggestionRow> {
-  const { businessId } = principal;
   return withTransaction(pool, async (tx) => {
     // the tags first, then the suggestion: the order a rename or delete of a tag takes them in
-    const tags = changes.tags && (await resolveTagNames(tx, businessId, changes.tags));
-    const before = await findSuggestion(tx, businessId, id, { forUpdate: true });
+    const tags = changes.tags && (await resolveTagNames(tx, principal.businessId, changes.tags));
+    const before = await findSuggestion(tx, principal.businessId, id, { forUpdate: true });
     if (!before) throw notFound('Suggestion');
-    const publishing = changes.visibility === 'public' && before.visibility !== 'public';
-    const approvalRequired = publishing && (await findBusiness(tx, businessId))?.approval_required === true;
-    const reviewState = nextReviewState(before, changes, approvalRequired);
-    const from = snapshot(before);
-    // What the update writes: each given field, the rest as they are (the row is locked).
-    const to = {
-      status: changes.status ?? from.status,
-      priority: changes.priority ?? from.priority,
-      visibility: changes.visibility ?? from.visibility,
-      review_state: reviewState ?? from.review_state,
-    };
-    const tagged = tags && tagChange(before.tags, tags);
-    const updated = (await updateRecordedSuggestion(
-      tx,
-      businessId,
-      id,
-      { ...changes, reviewState, tags },
-      recordsOf(principal, { type: 'suggestion.updated', entityType: 'suggestion' }, 'suggestion.updated'),
-      withTags({ activity: { from, to }, changes: fieldChanges(from, to) }, tagged),
-    ))!;
+    const updated = await changeLocked(tx, principal, before, changes, tags);
     afterRecorded(updated.queued);
     return updated.row;
   });
+}
+
+/**
+ * Changes a suggestion already read under its lock, and records the change (activity, event and its
+ * webhook deliveries) in one statement: the one change a PATCH and a bulk change both make.
+ */
+export async function changeLocked(
+  tx: pg.PoolClient,
+  principal: Principal,
+  before: SuggestionRow,
+  changes: UpdateSuggestionDashboardBody,
+  tags: string[] | undefined,
+): Promise<{ row: SuggestionRow; queued: number }> {
+  const { businessId } = principal;
+  const publishing = changes.visibility === 'public' && before.visibility !== 'public';
+  const approvalRequired = publishing && (await findBusiness(tx, businessId))?.approval_required === true;
+  const reviewState = nextReviewState(before, changes, approvalRequired);
+  const from = snapshot(before);
+  // What the update writes: each given field, the rest as they are (the row is locked).
+  const to = {
+    status: changes.status ?? from.status,
+    priority: changes.priority ?? from.priority,
+    visibility: changes.visibility ?? from.visibility,
+    review_state: reviewState ?? from.review_state,
+  };
+  const tagged = tags && tagChange(before.tags, tags);
+  return (await updateRecordedSuggestion(
+    tx,
+    businessId,
+    before.id,
+    { ...changes, reviewState, tags },
+    recordsOf(principal, { type: 'suggestion.updated', entityType: 'suggestion' }, 'suggestion.updated'),
+    withTags({ activity: { from, to }, changes: fieldChanges(from, to) }, tagged),
+  ))!;
 }
 
 /**

@@ -186,6 +186,17 @@ const MATRIX: Record<string, RouteCase> = {
     action: 'write',
     status: 200,
   },
+  // The inbox's bulk change: judged by what it changes, as the PATCH is (`ids` only says which).
+  'POST /suggestions/bulk (status)': {
+    setup: async (t) => ({ path: '/suggestions/bulk', body: { ids: [await suggestion(t)], status: 'reviewing' } }),
+    action: 'change_status',
+    status: 200,
+  },
+  'POST /suggestions/bulk (priority)': {
+    setup: async (t) => ({ path: '/suggestions/bulk', body: { ids: [await suggestion(t)], priority: 'high' } }),
+    action: 'write',
+    status: 200,
+  },
   // A public reply speaks for the business: owners, admins and write keys, not members.
   'PUT /suggestions/:id/reply': {
     setup: async (t) => ({ path: `/suggestions/${await suggestion(t)}/reply`, body: { content: 'Thank you!' } }),

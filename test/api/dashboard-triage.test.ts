@@ -61,7 +61,7 @@ describe('the inbox', () => {
     expect(res.text).toMatch(/Inbox <span class="total" id="inbox-total">2<\/span>/);
     expect(res.text.indexOf('Newer: oat milk please')).toBeLessThan(res.text.indexOf('Older: a quieter corner'));
     expect(res.text).toContain('Ana Lima');
-    expect(res.text).toContain('<td>positive</td>');
+    expect(res.text).toContain('<td data-label="Sentiment">Positive</td>');
     expect(res.text).toContain('just now');
   });
 
@@ -71,7 +71,7 @@ describe('the inbox', () => {
     const first = await buildSuggestion(ctx.db, t.business.id, { content: 'Warmer croissants' });
     const agent = withSession(t.member.token);
     const seen = await agent.get(home(t));
-    expect(seen.text).toContain('pending · medium');
+    expect(seen.text).toContain('Pending · Medium');
     expect((await agent.get(home(t))).text).toBe(seen.text);
     const owner = { Authorization: `Bearer ${t.ownerToken}` };
     // through the API
@@ -81,7 +81,7 @@ describe('the inbox', () => {
       .set(owner)
       .send({ status: 'reviewing' })
       .expect(200);
-    expect((await agent.get(home(t))).text).toContain('reviewing · medium');
+    expect((await agent.get(home(t))).text).toContain('Reviewing · Medium');
     // by hand in SQL, as an operator would
     await ctx.db.pool.query(`UPDATE suggestions SET content = 'Hot croissants' WHERE id = $1`, [first.id]);
     expect((await agent.get(home(t))).text).toContain('Hot croissants');
@@ -287,8 +287,10 @@ describe('the inbox', () => {
     const agent = withSession(t.ownerToken);
     const into = await post(agent, home(t), `${home(other)}/suggestions/bulk`, { id: [theirs.id], status: 'rejected' });
     expectPage(into, 403);
+    // another business's id is not one of this inbox: the operation's 404, the selection marked
     const mine = await post(agent, home(t), `${home(t)}/suggestions/bulk`, { id: [theirs.id], status: 'rejected' });
-    expectPage(mine, 400);
+    expectPage(mine, 404);
+    expect(mine.text).toContain('A selected suggestion is not in this inbox any more: reload it and select again.');
     expect((await readJson(other, theirs.id)).status).toBe('pending');
   });
 

@@ -339,15 +339,39 @@ describe('Settings > Integrations > API keys', () => {
     const agent = withSession(team.admin.token);
     const page = await agent.get(integrations(team.business.id));
     expectPage(page, 200);
-    const created = await agent
+    const posted = await agent
       .post(`${integrations(team.business.id)}/api-keys`)
       .set('Origin', ORIGIN)
       .type('form')
       .send({ _csrf: formTokenIn(page.text), name: 'Till sync', scope: 'read' });
-    expectPage(created, 201);
+    // Redirect after post: the key rides to the page once, sealed in a cookie for that page alone.
+    expect(posted.status).toBe(303);
+    expect(posted.headers.location).toBe(integrations(team.business.id));
+    const flash = (posted.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('fb_flash='))!;
+    expect(flash).toMatch(/HttpOnly/);
+    expect(flash).toMatch(/SameSite=Strict/);
+    expect(flash).toContain(`Path=${integrations(team.business.id)};`);
+    const sealed = /^fb_flash=([^;]+)/.exec(flash)![1]!;
+    expect(sealed).not.toContain('fbk_');
+    const created = await agent.get(posted.headers.location as string);
+    expectPage(created, 200);
     const key = /id="new-key"[^>]*value="(fbk_[^"]+)"/.exec(created.text)![1]!;
     expect(created.text).toContain('it is shown only once');
     expect(created.headers['cache-control']).toBe('no-store');
+    expect(created.headers['set-cookie']?.[0]).toMatch(/^fb_flash=;.*Expires=Thu, 01 Jan 1970/);
+    // another session cannot open the sealed key; nor a second reading of the page (the cookie is cleared)
+    const otherSession = await supertest(ctx.app)
+      .get(posted.headers.location as string)
+      .set('Cookie', `fb_session=${team.ownerToken}; fb_flash=${sealed}`);
+    expect(otherSession.text).not.toContain(key);
+    // a reload is a GET: it makes nothing, and shows the key no more
+    const reloaded = await agent.get(integrations(team.business.id));
+    expect(reloaded.text).not.toContain(key);
+    const { rows: made } = await ctx.db.pool.query(
+      `SELECT 1 FROM api_keys WHERE business_id = $1 AND name = 'Till sync'`,
+      [team.business.id],
+    );
+    expect(made).toHaveLength(1);
 
     const listed = await agent.get(integrations(team.business.id));
     expect(listed.text).toContain('Till sync');
@@ -693,9 +717,17 @@ describe('Settings > Integrations > Webhooks', () => {
       description: 'Support desk',
       events: ['suggestion.created', 'issue.created'],
     });
-    expectPage(created, 201);
-    const secret = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(created.text)![1]!;
-    expect(created.text).toContain('suggestion.created, issue.created');
+    // Redirect after post: the secret is on the endpoint's page once; reading it again shows it no more.
+    expect(created.status).toBe(303);
+    const shown = await agent.get(created.headers.location as string);
+    expectPage(shown, 200);
+    const secret = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(shown.text)![1]!;
+    expect(shown.text).toContain('suggestion.created, issue.created');
+    expect((await agent.get(created.headers.location as string)).text).not.toContain(secret);
+    const { rows: made } = await ctx.db.pool.query('SELECT 1 FROM webhook_endpoints WHERE business_id = $1', [
+      t.business.id,
+    ]);
+    expect(made).toHaveLength(1);
     const listed = await agent.get(list);
     expect(listed.text).toContain('https://hooks.example.com/a');
     expect(listed.text).not.toContain(secret);
@@ -708,7 +740,9 @@ describe('Settings > Integrations > Webhooks', () => {
     const agent = withSession(t.ownerToken);
     const list = webhooks(t.business.id);
     const created = await post(agent, list, list, { url: 'https://hooks.example.com/b', events: '*' });
-    const first = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(created.text)![1]!;
+    const first = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(
+      (await agent.get(created.headers.location as string)).text,
+    )![1]!;
     const id = (
       await ctx.db.pool.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE business_id = $1', [
         t.business.id,
@@ -721,8 +755,10 @@ describe('Settings > Integrations > Webhooks', () => {
     expect(tested.text).toContain('<code>webhook.test</code> · <strong>pending</strong> · 0 attempts');
 
     const rotated = await post(agent, page, `${page}/rotate-secret`);
-    expectPage(rotated, 200);
-    const second = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(rotated.text)![1]!;
+    expect(rotated.status).toBe(303);
+    const second = /id="webhook-secret"[^>]*value="(whsec_[^"]+)"/.exec(
+      (await agent.get(rotated.headers.location as string)).text,
+    )![1]!;
     expect(second).not.toBe(first);
 
     expect((await post(agent, page, `${page}/active`, { active: 'false' })).status).toBe(303);

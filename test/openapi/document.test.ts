@@ -132,9 +132,9 @@ describe('the document', () => {
     // and delete; adding and removing them on suggestions and issues), the changelog (the business
     // family's list, create, read, change, delete and publish; /api/v1's list, read and create), the
     // roadmap (both families) and the page's similar suggestions, the business's logo (PUT, DELETE),
-    // the profile (your name, your address and its confirmation, your sessions and signing one out), and
-    // the CSV import
-    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6 + 9 + 9 + 3 + 2 + 5 + 1);
+    // the profile (your name, your address and its confirmation, your sessions and signing one out),
+    // the CSV import and the inbox's bulk change
+    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6 + 9 + 9 + 3 + 2 + 5 + 1 + 1);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {
