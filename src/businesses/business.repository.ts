@@ -50,6 +50,7 @@ export async function updateBusiness(
     notifyFollowers?: boolean;
     roadmapEnabled?: boolean;
     roadmapStatuses?: string[];
+    defaultLanguage?: string;
   },
 ): Promise<BusinessRow | null> {
   const { rows } = await db.query<BusinessRow>(
@@ -60,6 +61,7 @@ export async function updateBusiness(
       notify_followers = coalesce($4, notify_followers),
       roadmap_enabled = coalesce($5, roadmap_enabled),
       roadmap_statuses = coalesce($6::text[], roadmap_statuses),
+      default_language = coalesce($7, default_language),
       updated_at = now()
     WHERE id = $1
     RETURNING ${COLUMNS}`,
@@ -70,6 +72,7 @@ export async function updateBusiness(
       changes.notifyFollowers ?? null,
       changes.roadmapEnabled ?? null,
       changes.roadmapStatuses ?? null,
+      changes.defaultLanguage ?? null,
     ],
   );
   return rows[0] ?? null;

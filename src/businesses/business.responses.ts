@@ -16,6 +16,7 @@ export const businessSchema = z.object(fieldsOf(BUSINESS_COLUMN_MAP, ['read'])).
       notify_followers: true,
       roadmap_enabled: true,
       roadmap_statuses: ['reviewing', 'in_progress', 'completed'],
+      default_language: 'en',
       created_at: EXAMPLE.createdAt,
       updated_at: EXAMPLE.updatedAt,
     },

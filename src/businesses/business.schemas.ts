@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { oneLine, patchBody, SUGGESTION_STATUSES } from '../shared/schemas.js';
+import { CUSTOMER_LANGUAGES } from '../shared/messages.js';
 
 export const BUSINESS_NAME_MAX = 200;
 
@@ -28,6 +29,13 @@ export const roadmapStatuses = z
     examples: [DEFAULT_ROADMAP_STATUSES],
   });
 
+export const defaultLanguage = z.enum(CUSTOMER_LANGUAGES).meta({
+  description:
+    'The language (ISO 639-1) the public page speaks to a visitor who asks for none this service has: ' +
+    'no `?lang=`, no language cookie, no Accept-Language it has a catalogue for. Default `en`.',
+  examples: ['en'],
+});
+
 export const updateBusinessBody = patchBody({
   name: oneLine(BUSINESS_NAME_MAX).optional(),
   approval_required: z
@@ -51,5 +59,6 @@ export const updateBusinessBody = patchBody({
     .optional()
     .meta({ description: 'Whether the public roadmap is shown (`/f/<code>/roadmap`, `GET /api/v1/roadmap`)' }),
   roadmap_statuses: roadmapStatuses.optional(),
+  default_language: defaultLanguage.optional(),
 }).meta({ examples: [{ name: 'Café Soleil – Vieux Port', approval_required: true }] });
 export type UpdateBusinessBody = z.output<typeof updateBusinessBody>;

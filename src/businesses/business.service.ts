@@ -64,12 +64,14 @@ export async function changeBusiness(
         approval_required: before.approval_required,
         notify_followers: before.notify_followers,
         roadmap_enabled: before.roadmap_enabled,
+        default_language: before.default_language,
       },
       {
         name: changes.name,
         approval_required: changes.approval_required,
         notify_followers: changes.notify_followers,
         roadmap_enabled: changes.roadmap_enabled,
+        default_language: changes.default_language,
       },
     );
     // A list compares by its items, in order: the columns' order is a setting too.
@@ -82,6 +84,7 @@ export async function changeBusiness(
       notifyFollowers: changes.notify_followers,
       roadmapEnabled: changes.roadmap_enabled,
       roadmapStatuses: changes.roadmap_statuses,
+      defaultLanguage: changes.default_language,
     }))!;
     await recordActivity(tx, by ?? operator(businessId), {
       type: 'business.updated',

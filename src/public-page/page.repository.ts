@@ -16,6 +16,8 @@ export interface CodeTarget {
   /** The business's roadmap settings (migrations/0044_roadmap.sql): off, its page is a 404. */
   roadmap_enabled: boolean;
   roadmap_statuses: RoadmapStatus[];
+  /** The language a visitor with no preference reads the page in (migrations/0055_languages.sql). */
+  default_language: string;
   /** The business's change number, read before anything else (docs/caching.md). */
   change_number: number;
 }
@@ -24,7 +26,7 @@ export async function findCodeTarget(db: Queryable, code: string): Promise<CodeT
   const { rows } = await db.query<CodeTarget>(
     /* sql */ `
     SELECT q.id AS qr_code_id, q.business_id, b.name AS business_name, q.location_id, l.name AS location_name,
-      q.active, b.roadmap_enabled, b.roadmap_statuses, ${changeNumberSql('q.business_id')} AS change_number
+      q.active, b.roadmap_enabled, b.roadmap_statuses, b.default_language, ${changeNumberSql('q.business_id')} AS change_number
     FROM qr_codes q
     JOIN businesses b ON b.id = q.business_id
     LEFT JOIN locations l ON l.business_id = q.business_id AND l.id = q.location_id

@@ -2,6 +2,7 @@ import { hashedAsset, templates } from '../http/pages.js';
 import { DEFAULT_LOCALE, messagesFor, type Messages } from '../shared/messages.js';
 import type { RoadmapStatus } from '../businesses/business.schemas.js';
 import type { PublicSort } from './page.repository.js';
+import { directionOf, PAGE_LANGUAGES } from './page.locale.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
 const eta = templates();
@@ -30,6 +31,24 @@ export interface PageView {
   form: { token: string; error?: string; content?: string; customer_name?: string; customer_email?: string };
 }
 
+/**
+ * The language switch: each language named in itself (an autonym is how a reader finds their own),
+ * a plain link (`?lang=`), so it works without JavaScript.
+ */
+const AUTONYMS: Record<string, string> = {
+  ar: 'العربية',
+  de: 'Deutsch',
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+  it: 'Italiano',
+  ja: '日本語',
+  nl: 'Nederlands',
+  pl: 'Polski',
+  pt: 'Português',
+};
+const LANGUAGE_LINKS = PAGE_LANGUAGES.map((code) => ({ code, name: AUTONYMS[code] ?? code }));
+
 const SORTS: PublicSort[] = ['trending', 'top', 'new'];
 
 /**
@@ -40,6 +59,8 @@ const frame = (messages: Messages, script: boolean) => ({
   t: messages.t,
   number: messages.number,
   locale: messages.locale,
+  dir: directionOf(messages.locale),
+  languages: LANGUAGE_LINKS.map((language) => ({ ...language, current: language.code === messages.locale })),
   assets: assetPaths,
   script,
 });
