@@ -34,7 +34,14 @@ const COLUMNS =
 export async function insertFollow(
   db: Queryable,
   businessId: string,
-  follow: { id: string; suggestionId: string; qrCodeId: string | null; email: string; linkKey: Buffer; locale: string },
+  follow: {
+    id: string;
+    suggestionId: string;
+    qrCodeId: string | null;
+    email: string;
+    linkKey: Buffer;
+    locale?: string;
+  },
 ): Promise<FollowRow | null> {
   await db.query(
     /* sql */ `
@@ -51,7 +58,7 @@ export async function insertFollow(
     VALUES ($1, $2, $3, $4, $5, $6, $7)
     ON CONFLICT (business_id, suggestion_id, lower(email)) DO NOTHING
     RETURNING ${COLUMNS}`,
-    [follow.id, businessId, follow.suggestionId, follow.qrCodeId, follow.email, follow.linkKey, follow.locale],
+    [follow.id, businessId, follow.suggestionId, follow.qrCodeId, follow.email, follow.linkKey, follow.locale ?? 'en'],
   );
   return rows[0] ?? null;
 }
