@@ -22,6 +22,7 @@ COPY package.json ./
 COPY migrations ./migrations
 COPY web ./web
 COPY locales ./locales
+COPY lexicons ./lexicons
 # The embedded database (when DATABASE_URL is unset) needs a directory the app may write.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { ColumnMap } from '../db/columns.js';
 import { timestamp } from '../shared/responses.js';
+import type { CustomerLanguage } from '../shared/messages.js';
 import { PLANS, uuid, type Plan } from '../shared/schemas.js';
-import { roadmapStatuses, type RoadmapStatus } from './business.schemas.js';
+import { defaultLanguage, roadmapStatuses, type RoadmapStatus } from './business.schemas.js';
 import { BUSINESS_NAME_MAX } from './business.schemas.js';
 
 export interface BusinessRow {
@@ -14,6 +15,7 @@ export interface BusinessRow {
   roadmap_enabled: boolean;
   roadmap_statuses: RoadmapStatus[];
   brand_color: string | null;
+  default_language: CustomerLanguage;
   created_at: Date;
   updated_at: Date;
 }
@@ -52,6 +54,7 @@ export const BUSINESS_COLUMN_MAP = {
       description: "The page's buttons and links (`#rrggbb`, lower case); null is the page's own blue (docs/brand.md)",
     }),
   },
+  default_language: { shownIn: 'read', schema: defaultLanguage },
   created_at: { shownIn: 'read', schema: timestamp, instant: true },
   updated_at: { shownIn: 'read', schema: timestamp, instant: true },
 } satisfies ColumnMap<BusinessRow, 'read'>;

@@ -52,6 +52,7 @@ export async function updateBusiness(
     roadmapStatuses?: string[];
     /** Undefined keeps the colour; null removes it. */
     brandColor?: string | null;
+    defaultLanguage?: string;
   },
 ): Promise<BusinessRow | null> {
   const { rows } = await db.query<BusinessRow>(
@@ -63,6 +64,7 @@ export async function updateBusiness(
       roadmap_enabled = coalesce($5, roadmap_enabled),
       roadmap_statuses = coalesce($6::text[], roadmap_statuses),
       brand_color = CASE WHEN $7::boolean THEN $8 ELSE brand_color END,
+      default_language = coalesce($9, default_language),
       updated_at = now()
     WHERE id = $1
     RETURNING ${COLUMNS}`,
@@ -75,6 +77,7 @@ export async function updateBusiness(
       changes.roadmapStatuses ?? null,
       changes.brandColor !== undefined,
       changes.brandColor ?? null,
+      changes.defaultLanguage ?? null,
     ],
   );
   return rows[0] ?? null;

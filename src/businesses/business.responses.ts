@@ -17,6 +17,7 @@ export const businessSchema = z.object(fieldsOf(BUSINESS_COLUMN_MAP, ['read'])).
       roadmap_enabled: true,
       roadmap_statuses: ['reviewing', 'in_progress', 'completed'],
       brand_color: '#1d5e34',
+      default_language: 'en',
       created_at: EXAMPLE.createdAt,
       updated_at: EXAMPLE.updatedAt,
     },

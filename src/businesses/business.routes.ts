@@ -29,7 +29,7 @@ export const businessFeature: Feature = {
       operationId: 'updateBusiness',
       summary: 'Rename the business or change its settings',
       description:
-        'Give at least one of `name`, `approval_required`, `notify_followers`, `roadmap_enabled`, ' +
+        'Give at least one of `name`, `approval_required`, `notify_followers`, `roadmap_enabled`, `default_language`, ' +
         '`roadmap_statuses`. Turning Approval required on does not hide what ' +
         'is already on the public page, and turning it off does not publish what awaits review: only ' +
         'suggestions created afterwards follow the new setting.',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BRAND_COLOR_PATTERN } from './brand.color.js';
 import { oneLine, patchBody, SUGGESTION_STATUSES } from '../shared/schemas.js';
+import { CUSTOMER_LANGUAGES } from '../shared/messages.js';
 
 export const BUSINESS_NAME_MAX = 200;
 
@@ -28,6 +29,13 @@ export const roadmapStatuses = z
       '`completed` shows what was completed in the last 90 days.',
     examples: [DEFAULT_ROADMAP_STATUSES],
   });
+
+export const defaultLanguage = z.enum(CUSTOMER_LANGUAGES).meta({
+  description:
+    'The language (ISO 639-1) the public page speaks to a visitor who asks for none this service has: ' +
+    'no `?lang=`, no language cookie, no Accept-Language it has a catalogue for. Default `en`.',
+  examples: ['en'],
+});
 
 export const updateBusinessBody = patchBody({
   name: oneLine(BUSINESS_NAME_MAX).optional(),
@@ -64,5 +72,6 @@ export const updateBusinessBody = patchBody({
         "`LOW_CONTRAST`, naming the ratio) below 4.5:1 against the page's background (`#f6f5f2`) or against " +
         "the buttons' white text (WCAG AA).",
     }),
+  default_language: defaultLanguage.optional(),
 }).meta({ examples: [{ name: 'Café Soleil – Vieux Port', approval_required: true }] });
 export type UpdateBusinessBody = z.output<typeof updateBusinessBody>;

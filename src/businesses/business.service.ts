@@ -94,6 +94,7 @@ export async function changeBusiness(
         notify_followers: before.notify_followers,
         roadmap_enabled: before.roadmap_enabled,
         brand_color: before.brand_color,
+        default_language: before.default_language,
       },
       {
         name: changes.name,
@@ -101,6 +102,7 @@ export async function changeBusiness(
         notify_followers: changes.notify_followers,
         roadmap_enabled: changes.roadmap_enabled,
         brand_color: changes.brand_color,
+        default_language: changes.default_language,
       },
     );
     // A list compares by its items, in order: the columns' order is a setting too.
@@ -114,6 +116,7 @@ export async function changeBusiness(
       roadmapEnabled: changes.roadmap_enabled,
       roadmapStatuses: changes.roadmap_statuses,
       brandColor: changes.brand_color,
+      defaultLanguage: changes.default_language,
     }))!;
     await recordActivity(tx, by ?? operator(businessId), {
       type: 'business.updated',

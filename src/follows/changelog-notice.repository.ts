@@ -116,6 +116,8 @@ export interface AddressFollow {
   suggestion_id: string;
   link_key: Buffer;
   code: string | null;
+  /** The language the follower read the page in when following: their emails are written in it. */
+  locale: string;
   /** The suggestion's text, which the message quotes. */
   content: string;
 }
@@ -141,7 +143,7 @@ export async function findChangelogRecipients(
   }>(
     /* sql */ `
     WITH followed AS (
-      SELECT f.id, f.suggestion_id, f.email, f.link_key, q.code, s.content, lower(f.email) AS address
+      SELECT f.id, f.suggestion_id, f.email, f.link_key, f.language, q.code, s.content, lower(f.email) AS address
       FROM suggestion_follows f
       JOIN suggestions s ON s.business_id = f.business_id AND s.id = f.suggestion_id
       LEFT JOIN qr_codes q ON q.business_id = f.business_id AND q.id = f.qr_code_id AND q.active
@@ -165,7 +167,7 @@ export async function findChangelogRecipients(
     )
     SELECT min(f.email) AS email,
       json_agg(json_build_object('id', f.id, 'suggestion_id', f.suggestion_id,
-        'link_key', encode(f.link_key, 'hex'), 'code', f.code, 'content', f.content) ORDER BY f.id) AS follows
+        'link_key', encode(f.link_key, 'hex'), 'locale', f.language, 'code', f.code, 'content', f.content) ORDER BY f.id) AS follows
     FROM followed f
     JOIN waiting w ON w.address = f.address
     GROUP BY f.address

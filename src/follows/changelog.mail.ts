@@ -1,5 +1,5 @@
 import type { NewMail } from '../mail/mail.repository.js';
-import { t } from '../shared/messages.js';
+import { messagesFor } from '../shared/messages.js';
 import { followerMail, type MailBrand, type MailedFollow } from './follow.mail.js';
 
 /** What one follower address hears of an entry: the suggestions of theirs it names, and where each stands. */
@@ -29,6 +29,7 @@ const excerptOf = (text: string) => (text.length > 140 ? `${text.slice(0, 140)}â
  */
 export function changelogMail(baseUrl: string, follow: MailedFollow, content: ChangelogContent): NewMail {
   const { business } = content;
+  const { t } = messagesFor(follow.locale);
   const paragraphs = [
     t('mail.changelog.intro', { business, count: content.suggestions.length }),
     content.title,

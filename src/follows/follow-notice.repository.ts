@@ -89,6 +89,8 @@ export interface NotifiedFollower {
   email: string;
   link_key: Buffer;
   code: string | null;
+  /** The language the follower read the page in when following. */
+  locale: string;
 }
 
 /** Confirmed followers of the suggestion this notice has not mailed yet, at most `limit`. */
@@ -99,7 +101,7 @@ export async function findUnnotifiedFollowers(
 ): Promise<NotifiedFollower[]> {
   const { rows } = await db.query<NotifiedFollower>(
     /* sql */ `
-    SELECT f.id, f.email, f.link_key, q.code
+    SELECT f.id, f.email, f.link_key, f.language AS locale, q.code
     FROM suggestion_follows f
     LEFT JOIN qr_codes q ON q.business_id = f.business_id AND q.id = f.qr_code_id AND q.active
     WHERE f.business_id = $1

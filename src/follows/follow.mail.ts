@@ -11,7 +11,7 @@ export interface MailedFollow {
   id: string;
   email: string;
   link_key: Buffer;
-  /** The language the follower reads (the catalogue's name); English until followers keep theirs. */
+  /** The language the follower reads (the catalogue's name): the one they followed in. */
   locale?: string;
 }
 

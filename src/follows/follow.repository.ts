@@ -13,6 +13,8 @@ export interface FollowRow {
   qr_code_id: string | null;
   email: string;
   link_key: Buffer;
+  /** The language the follower read the page in when following (migrations/0055_languages.sql). */
+  locale: string;
   confirmed_at: Date | null;
   created_at: Date;
 }
@@ -21,7 +23,8 @@ export interface FollowRow {
 export const CONFIRM_WITHIN_DAYS = 7;
 const UNCONFIRMED_EXPIRED = `confirmed_at IS NULL AND created_at < now() - make_interval(days => ${CONFIRM_WITHIN_DAYS})`;
 
-const COLUMNS = 'id, business_id, suggestion_id, qr_code_id, email, link_key, confirmed_at, created_at';
+const COLUMNS =
+  'id, business_id, suggestion_id, qr_code_id, email, link_key, language AS locale, confirmed_at, created_at';
 
 /**
  * A new unconfirmed follow, or null when the address already follows the suggestion (confirmed, or
@@ -31,7 +34,14 @@ const COLUMNS = 'id, business_id, suggestion_id, qr_code_id, email, link_key, co
 export async function insertFollow(
   db: Queryable,
   businessId: string,
-  follow: { id: string; suggestionId: string; qrCodeId: string | null; email: string; linkKey: Buffer },
+  follow: {
+    id: string;
+    suggestionId: string;
+    qrCodeId: string | null;
+    email: string;
+    linkKey: Buffer;
+    locale?: string;
+  },
 ): Promise<FollowRow | null> {
   await db.query(
     /* sql */ `
@@ -44,11 +54,11 @@ export async function insertFollow(
   );
   const { rows } = await db.query<FollowRow>(
     /* sql */ `
-    INSERT INTO suggestion_follows (id, business_id, suggestion_id, qr_code_id, email, link_key)
-    VALUES ($1, $2, $3, $4, $5, $6)
+    INSERT INTO suggestion_follows (id, business_id, suggestion_id, qr_code_id, email, link_key, language)
+    VALUES ($1, $2, $3, $4, $5, $6, $7)
     ON CONFLICT (business_id, suggestion_id, lower(email)) DO NOTHING
     RETURNING ${COLUMNS}`,
-    [follow.id, businessId, follow.suggestionId, follow.qrCodeId, follow.email, follow.linkKey],
+    [follow.id, businessId, follow.suggestionId, follow.qrCodeId, follow.email, follow.linkKey, follow.locale ?? 'en'],
   );
   return rows[0] ?? null;
 }
@@ -65,7 +75,8 @@ export type LinkedFollowRow = FollowRow & {
 export async function findFollowById(db: Queryable, id: string): Promise<LinkedFollowRow | null> {
   const { rows } = await db.query<LinkedFollowRow>(
     /* sql */ `
-    SELECT f.id, f.business_id, f.suggestion_id, f.qr_code_id, f.email, f.link_key, f.confirmed_at, f.created_at,
+    SELECT f.id, f.business_id, f.suggestion_id, f.qr_code_id, f.email, f.link_key, f.language AS locale,
+      f.confirmed_at, f.created_at,
       b.name AS business_name,
       (f.confirmed_at IS NULL
         AND f.created_at < now() - make_interval(days => ${CONFIRM_WITHIN_DAYS})) AS expired,

@@ -3,6 +3,7 @@ import { withTransaction } from '../db/database.js';
 import { HttpError, notFound, RateLimitError } from '../errors/http-error.js';
 import type { Mailer } from '../mail/mail.sender.js';
 import { newId } from '../shared/ids.js';
+import { DEFAULT_LOCALE, resolveLocale } from '../shared/messages.js';
 import { findSuggestion } from '../suggestions/suggestion.repository.js';
 import { confirmationMail, mailBrand, type BrandColumns } from './follow.mail.js';
 import {
@@ -73,7 +74,12 @@ export async function followSuggestion(
   pool: pg.Pool,
   sending: FollowSending,
   place: FollowPlace,
-  { suggestionId, email, ownPost = false }: { suggestionId: string; email: string; ownPost?: boolean },
+  {
+    suggestionId,
+    email,
+    ownPost = false,
+    locale = DEFAULT_LOCALE,
+  }: { suggestionId: string; email: string; ownPost?: boolean; locale?: string },
 ): Promise<void> {
   const mailIds = await withTransaction(pool, async (tx) => {
     // The turn first: a follow waiting for it holds no row another's prune or insert would wait on.
@@ -97,6 +103,7 @@ export async function followSuggestion(
       qrCodeId: place.qr_code_id,
       email,
       linkKey: newLinkKey(),
+      locale: resolveLocale(locale),
     });
     if (!follow) return [];
     const mail = confirmationMail(sending.baseUrl, follow, {

@@ -20,6 +20,9 @@ export interface SuggestionBatch {
   priority: Priority[];
   sentiment: Sentiment[];
   sentimentScore: number[];
+  /** The detected language (ISO 639-1, null when unsure) and the lexicon that scored the sentiment. */
+  language: (string | null)[];
+  lexicon: (string | null)[];
   customerName: (string | null)[];
   customerEmail: (string | null)[];
   upvoteCount: number[];
@@ -36,14 +39,17 @@ export async function insertImportedSuggestions(
   const { rowCount } = await db.query(
     /* sql */ `
     INSERT INTO suggestions (id, business_id, import_key, content, status, priority, sentiment, sentiment_score,
-      customer_name, customer_email, is_anonymous, upvote_count, tags, source, created_at, updated_at)
+      language, sentiment_lexicon, customer_name, customer_email, is_anonymous, upvote_count, tags, source,
+      created_at, updated_at)
     SELECT t.id, $1, t.import_key, t.content, t.status, t.priority, t.sentiment, t.sentiment_score,
+      t.language, t.lexicon,
       t.customer_name, t.customer_email, t.customer_name IS NULL AND t.customer_email IS NULL, t.upvote_count,
       t.tags::text[], 'import', ${EPOCH_MS} t.created_ms, ${EPOCH_MS} t.created_ms
     FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::suggestion_status[], $7::priority[],
-      $8::sentiment[], $9::real[], $10::text[], $11::text[], $12::integer[], $13::text[], $14::bigint[])
+      $8::sentiment[], $9::real[], $10::text[], $11::text[], $12::integer[], $13::text[], $14::bigint[],
+      $15::text[], $16::text[])
       AS t (id, import_key, source_id, content, status, priority, sentiment, sentiment_score,
-        customer_name, customer_email, upvote_count, tags, created_ms)
+        customer_name, customer_email, upvote_count, tags, created_ms, language, lexicon)
     WHERE NOT EXISTS (
       SELECT 1
       FROM suggestions s
@@ -65,6 +71,8 @@ export async function insertImportedSuggestions(
       b.upvoteCount,
       b.tags,
       b.createdAt,
+      b.language,
+      b.lexicon,
     ],
   );
   return rowCount ?? 0;

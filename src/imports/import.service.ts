@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import { withTransaction, type Queryable } from '../db/database.js';
 import { recordActivity } from '../outbox/outbox.service.js';
 import { newId } from '../shared/ids.js';
+import { detectLanguage } from '../suggestions/language.js';
 import { analyzeSentiment } from '../suggestions/sentiment.js';
 import { DEFAULT_TAG_COLOR } from '../tags/tag.schemas.js';
 import { ensureTags, insertImportedIssues, insertImportedSuggestions } from './import.repository.js';
@@ -72,7 +73,8 @@ async function writeBatch(db: Queryable, businessId: string, rows: ImportedRow[]
     });
   }
   const items = rows.map((row) => (row as Extract<ImportedRow, { kind: 'suggestions' }>).item);
-  const moods = items.map((item) => analyzeSentiment(item.content));
+  const languages = items.map((item) => detectLanguage(item.content));
+  const moods = items.map((item, i) => analyzeSentiment(item.content, languages[i] ?? null));
   return insertImportedSuggestions(db, businessId, {
     ...common,
     content: items.map((item) => item.content),
@@ -80,6 +82,8 @@ async function writeBatch(db: Queryable, businessId: string, rows: ImportedRow[]
     priority: items.map((item) => item.priority ?? 'medium'),
     sentiment: moods.map((mood) => mood.sentiment),
     sentimentScore: moods.map((mood) => mood.score),
+    language: languages,
+    lexicon: moods.map((mood) => mood.lexicon),
     upvoteCount: items.map((item) => item.upvote_count ?? 0),
   });
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { getPublishedEntry, listPublishedEntries } from '../changelog/changelog.service.js';
 import type { ChangelogEntryRow } from '../changelog/changelog.repository.js';
 import { HttpError } from '../errors/http-error.js';
@@ -7,6 +7,8 @@ import type { Services } from '../http/route.js';
 import { t } from '../shared/messages.js';
 import { qrCodeParam } from './page.schemas.js';
 import { openCode } from './page.service.js';
+import type { CodeTarget } from './page.repository.js';
+import { rememberLanguage } from './page.locale.js';
 import { renderChangelog, renderChangelogEntry } from './page.views.js';
 
 /** Entries a page of the changelog shows, and its feed carries. */
@@ -78,7 +80,11 @@ function atomFeed(base: string, code: string, business: string, entries: Changel
 export function addChangelogPages(
   router: Router,
   services: Services,
-  { budget, policy }: { budget: RequestHandler; policy: RequestHandler },
+  {
+    budget,
+    policy,
+    localeOf,
+  }: { budget: RequestHandler; policy: RequestHandler; localeOf: (req: Request, target: CodeTarget) => string },
 ): void {
   const pool = services.db.pool;
   const base = services.publicBaseUrl.replace(/\/+$/, '');
@@ -97,6 +103,7 @@ export function addChangelogPages(
   router.get('/f/:code/changelog', policy, budget, async (req, res) => {
     const code = codeOf(req.params.code);
     const target = await openCode(pool, code);
+    rememberLanguage(req, res);
     const offsetText = typeof req.query.offset === 'string' ? req.query.offset : '0';
     const offset = /^\d{1,7}$/.test(offsetText) ? Number(offsetText) : 0;
     const { rows, total } = await listPublishedEntries(pool, target.business_id, {
@@ -105,12 +112,15 @@ export function addChangelogPages(
       offset,
     });
     res.type('html').send(
-      renderChangelog({
-        code,
-        business_name: target.business_name,
-        entries: rows.map((entry) => shown(code, entry)),
-        next_offset: offset + PER_PAGE < total ? offset + PER_PAGE : null,
-      }),
+      renderChangelog(
+        {
+          code,
+          business_name: target.business_name,
+          entries: rows.map((entry) => shown(code, entry)),
+          next_offset: offset + PER_PAGE < total ? offset + PER_PAGE : null,
+        },
+        localeOf(req, target),
+      ),
     );
   });
 
@@ -118,8 +128,8 @@ export function addChangelogPages(
     const code = codeOf(req.params.code);
     const target = await openCode(pool, code);
     const entry = await getPublishedEntry(pool, target.business_id, idParam(req.params.id, 'Changelog entry'));
-    res
-      .type('html')
-      .send(renderChangelogEntry({ code, business_name: target.business_name, entry: shown(code, entry) }));
+    rememberLanguage(req, res);
+    const view = { code, business_name: target.business_name, entry: shown(code, entry) };
+    res.type('html').send(renderChangelogEntry(view, localeOf(req, target)));
   });
 }

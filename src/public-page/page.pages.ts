@@ -34,7 +34,8 @@ import {
   windowKey,
 } from './page.service.js';
 import { pagePolicy } from '../http/pages.js';
-import { DEFAULT_LOCALE, t } from '../shared/messages.js';
+import { t } from '../shared/messages.js';
+import { pageLocale, rememberLanguage } from './page.locale.js';
 import { SUGGESTION_CONTENT_MAX } from '../suggestions/suggestion.columns.js';
 import { CUSTOMER_NAME_MAX } from '../suggestions/suggestion.schemas.js';
 import { ASSETS, renderLanding, renderMessage, renderPage, type PageView } from './page.views.js';
@@ -60,11 +61,8 @@ function formFields(body: unknown): Record<string, unknown> {
   return fields;
 }
 
-/**
- * The language a visitor reads the page in. One catalogue today; the languages issue chooses here
- * (`?lang=`, its cookie, Accept-Language, the business's default) and every word below follows.
- */
-const localeOf = (_req: Request): string => DEFAULT_LOCALE;
+/** The language a visitor reads a page in (page.locale.ts): every word below follows it. */
+const localeOf = (req: Request, target?: CodeTarget): string => pageLocale(req, target?.default_language);
 
 /** What a customer is told when a field is wrong: in words, naming the field, from the catalogue. */
 function formError(error: z.ZodError, locale: string): string {
@@ -118,7 +116,8 @@ async function sendPage(
   status = 200,
 ) {
   const pool = services.db.pool;
-  const locale = localeOf(req);
+  const locale = localeOf(req, target);
+  rememberLanguage(req, res);
   const voter = readVoterToken(req);
   const token = issueFormToken(services.publicPage, code);
   const shared = !state.thanks && !state.form && !state.followed && !state.voted;
@@ -211,6 +210,7 @@ const pageErrors: ErrorRequestHandler = (err: unknown, req, res, next) => {
   else if (status >= 500) req.log.error({ err }, 'public page error');
   if (httpError) res.set(httpError.headers);
   const locale = localeOf(req);
+  res.vary('Accept-Language').vary('Cookie');
   const { prefix, retry } = errorWords(status, httpError?.code);
   const heading = t(`${prefix}.heading`, undefined, locale);
   const message = t(`${prefix}.message`, undefined, locale);
@@ -243,6 +243,7 @@ export function publicPages(services: Services, budget: Budget): Router {
   }
 
   router.get('/', policy, read, (req, res) => {
+    rememberLanguage(req, res);
     res.type('html').send(renderLanding(localeOf(req)));
   });
 
@@ -277,13 +278,13 @@ export function publicPages(services: Services, budget: Budget): Router {
     const parsed = feedbackForm.safeParse(fields);
     const refuse = (error: string) =>
       sendPage(req, res, services, code, target, { sort: 'trending', offset: 0, form: { ...values, error } }, 400);
-    if (!parsed.success) return refuse(formError(parsed.error, localeOf(req)));
+    if (!parsed.success) return refuse(formError(parsed.error, localeOf(req, target)));
     let form: AcceptedForm;
     try {
       form = assertHumanPost(services.publicPage, code, parsed.data);
     } catch (err) {
       // Every refusal of the form token (too soon, too old, forged, the honeypot filled) has one answer.
-      if (err instanceof HttpError) return refuse(t('page.form.error.not_accepted', undefined, localeOf(req)));
+      if (err instanceof HttpError) return refuse(t('page.form.error.not_accepted', undefined, localeOf(req, target)));
       throw err;
     }
     // A form sent again (a double click, a reload of the post) stores nothing and thanks as the first did.
@@ -336,6 +337,7 @@ export function publicPages(services: Services, budget: Budget): Router {
       suggestionId: id,
       email: form.data.email,
       ownPost,
+      locale: localeOf(req, target),
     });
     const back = `sort=${form.data.sort}${form.data.offset > 0 ? `&offset=${form.data.offset}` : ''}`;
     res.redirect(303, `/f/${code}?followed=1&${back}#s-${id}`);
@@ -343,8 +345,8 @@ export function publicPages(services: Services, budget: Budget): Router {
 
   addBrandFiles(router, services, read);
   addFollowLinkPages(router, services, { budget: read, policy, formBody, localeOf });
-  addChangelogPages(router, services, { budget: read, policy });
-  addRoadmapPage(router, services, { budget: read, policy, ready });
+  addChangelogPages(router, services, { budget: read, policy, localeOf });
+  addRoadmapPage(router, services, { budget: read, policy, ready, localeOf });
 
   router.use(pageErrors);
   return router;

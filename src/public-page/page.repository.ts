@@ -19,6 +19,8 @@ export interface CodeTarget {
   /** The business's brand (migrations/0058_brand.sql): its colour, and its logo when it has one. */
   brand_color: string | null;
   logo: { hash: string; content_type: 'image/png' | 'image/jpeg'; width: number; height: number } | null;
+  /** The language a visitor with no preference reads the page in (migrations/0055_languages.sql). */
+  default_language: string;
   /** The business's change number, read before anything else (docs/caching.md). */
   change_number: number;
 }
@@ -38,7 +40,7 @@ export async function findCodeTarget(db: Queryable, code: string): Promise<CodeT
   const { rows } = await db.query<CodeTargetRow>(
     /* sql */ `
     SELECT q.id AS qr_code_id, q.business_id, b.name AS business_name, q.location_id, l.name AS location_name,
-      q.active, b.roadmap_enabled, b.roadmap_statuses, b.brand_color,
+      q.active, b.roadmap_enabled, b.roadmap_statuses, b.brand_color, b.default_language,
       g.hash AS logo_hash, g.content_type AS logo_type, g.width AS logo_width, g.height AS logo_height,
       ${changeNumberSql('q.business_id')} AS change_number
     FROM qr_codes q

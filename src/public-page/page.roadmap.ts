@@ -7,6 +7,7 @@ import { t } from '../shared/messages.js';
 import type { CodeTarget } from './page.repository.js';
 import { qrCodeParam } from './page.schemas.js';
 import { readVoterToken } from './page.security.js';
+import { rememberLanguage } from './page.locale.js';
 import { openCode } from './page.service.js';
 import { brandKey, brandOf } from './page.brand.js';
 import { renderRoadmap, type RoadmapView } from './page.views.js';
@@ -51,13 +52,25 @@ async function pageColumns(services: Services, target: CodeTarget, now: Date): P
 export function addRoadmapPage(
   router: Router,
   services: Services,
-  { budget, policy, ready }: { budget: RequestHandler; policy: RequestHandler; ready: RequestHandler },
+  {
+    budget,
+    policy,
+    ready,
+    localeOf,
+  }: {
+    budget: RequestHandler;
+    policy: RequestHandler;
+    ready: RequestHandler;
+    localeOf: (req: Request, target: CodeTarget) => string;
+  },
 ): void {
   router.get('/f/:code/roadmap', policy, budget, ready, async (req, res) => {
     const code = codeOf(req);
     const target = await openCode(services.db.pool, code);
     if (!target.roadmap_enabled) throw new HttpError(404, 'Roadmap not found', 'NOT_FOUND');
     const now = new Date(services.publicPage.now());
+    const locale = localeOf(req, target);
+    rememberLanguage(req, res);
     const voter = readVoterToken(req);
     const brand = brandOf(target);
     const view = { code, business_name: target.business_name, location_name: target.location_name, brand };
@@ -67,8 +80,8 @@ export function addRoadmapPage(
       const page = await cachedBody(
         services.lists,
         reader,
-        `roadmap-html ${code} ${roadmapDay(now)} ${names}`,
-        async () => Buffer.from(renderRoadmap({ ...view, columns: await pageColumns(services, target, now) })),
+        `roadmap-html ${locale} ${code} ${roadmapDay(now)} ${names}`,
+        async () => Buffer.from(renderRoadmap({ ...view, columns: await pageColumns(services, target, now) }, locale)),
       );
       return void res.type('html').send(page);
     }
@@ -76,6 +89,6 @@ export function addRoadmapPage(
     const ids = columns.flatMap((column) => column.items.map((item) => item.id));
     const voted = await votedBy(services.db.pool, target.business_id, { type: 'anonymous', token: voter }, ids);
     for (const column of columns) for (const item of column.items) item.voted = voted.has(item.id);
-    res.type('html').send(renderRoadmap({ ...view, columns }));
+    res.type('html').send(renderRoadmap({ ...view, columns }, locale));
   });
 }

@@ -1,5 +1,6 @@
 import { accepted, created, ok } from '../http/reply.js';
 import { followSuggestion } from '../follows/follow.service.js';
+import { pageLocale } from './page.locale.js';
 import { defineRoute, type Feature, type Services } from '../http/route.js';
 import { toPublicSuggestion } from './page.presenter.js';
 import { pageVoteSchema, postedFeedbackSchema, publicPageSchema, similarPublicListSchema } from './page.responses.js';
@@ -213,7 +214,12 @@ export const publicPageFeature: Feature = {
         const target = await openCode(db, body.code);
         const ownPost = isPostedToken(services.publicPage, body.code, id, body.posted_token);
         const place = { ...target, code: body.code };
-        await followSuggestion(db, followSending(services), place, { suggestionId: id, email: body.email, ownPost });
+        await followSuggestion(db, followSending(services), place, {
+          suggestionId: id,
+          email: body.email,
+          ownPost,
+          locale: pageLocale(req, target.default_language),
+        });
         return accepted();
       },
     }),

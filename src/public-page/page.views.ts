@@ -3,6 +3,7 @@ import { DEFAULT_LOCALE, messagesFor, type Messages } from '../shared/messages.j
 import type { RoadmapStatus } from '../businesses/business.schemas.js';
 import type { PublicSort } from './page.repository.js';
 import type { PageBrand } from './page.brand.js';
+import { directionOf, PAGE_LANGUAGES } from './page.locale.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
 const eta = templates();
@@ -35,6 +36,24 @@ export interface PageView {
   form: { token: string; error?: string; content?: string; customer_name?: string; customer_email?: string };
 }
 
+/**
+ * The language switch: each language named in itself (an autonym is how a reader finds their own),
+ * a plain link (`?lang=`), so it works without JavaScript.
+ */
+const AUTONYMS: Record<string, string> = {
+  ar: 'العربية',
+  de: 'Deutsch',
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+  it: 'Italiano',
+  ja: '日本語',
+  nl: 'Nederlands',
+  pl: 'Polski',
+  pt: 'Português',
+};
+const LANGUAGE_LINKS = PAGE_LANGUAGES.map((code) => ({ code, name: AUTONYMS[code] ?? code }));
+
 const SORTS: PublicSort[] = ['trending', 'top', 'new'];
 
 /**
@@ -45,6 +64,8 @@ const frame = (messages: Messages, script: boolean, brand?: PageBrand) => ({
   t: messages.t,
   number: messages.number,
   locale: messages.locale,
+  dir: directionOf(messages.locale),
+  languages: LANGUAGE_LINKS.map((language) => ({ ...language, current: language.code === messages.locale })),
   assets: assetPaths,
   script,
   brandCss: brand?.css ?? null,

@@ -103,7 +103,7 @@ export interface SeedText extends SentimentResult {
 }
 
 /** Every text with the sentiment the service itself would compute for it (the same lexicon). */
-const analysed = (texts: string[]): SeedText[] => texts.map((text) => ({ text, ...analyzeSentiment(text) }));
+const analysed = (texts: string[]): SeedText[] => texts.map((text) => ({ text, ...analyzeSentiment(text, 'en') }));
 
 let pools: Record<'praise' | 'complaint' | 'mixed' | 'request', SeedText[]> | undefined;
 

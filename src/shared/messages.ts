@@ -14,6 +14,14 @@ export type MessageValues = Record<string, string | number | Date>;
 /** The language every key has, and what a reader with no known language gets. */
 export const DEFAULT_LOCALE = 'en';
 
+/**
+ * The languages customers read (the public page, its follow links, their emails): each has a
+ * complete catalogue of those words (src/shared/catalogues.test.ts), and a business's
+ * `default_language` is one of them.
+ */
+export const CUSTOMER_LANGUAGES = ['ar', 'de', 'en', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt'] as const;
+export type CustomerLanguage = (typeof CUSTOMER_LANGUAGES)[number];
+
 const LOCALES = new URL('../../locales/', import.meta.url);
 
 /** The languages there are catalogues for, by file name (`en`). */

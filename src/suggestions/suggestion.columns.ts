@@ -1,3 +1,4 @@
+import { LEXICON_LANGUAGES, type LexiconLanguage } from './sentiment.lexicons.js';
 import { z } from 'zod';
 import type { ColumnMap } from '../db/columns.js';
 import { timestamp } from '../shared/responses.js';
@@ -49,6 +50,8 @@ export interface SuggestionRow {
   priority: Priority;
   sentiment: Sentiment;
   sentiment_score: number;
+  language: string | null;
+  sentiment_lexicon: LexiconLanguage | null;
   customer_name: string | null;
   customer_email: string | null;
   upvote_count: number;
@@ -81,7 +84,31 @@ export const SUGGESTION_COLUMN_MAP = {
   sentiment: { shownIn: 'list', schema: sentiment },
   sentiment_score: {
     shownIn: 'list',
-    schema: z.number().min(-1).max(1).meta({ description: 'AFINN-165 average per word / 5, 4 decimals' }),
+    schema: z.number().min(-1).max(1).meta({
+      description: 'AFINN ratings (in the content’s language) per word / 5, 4 decimals; 0 when not scored',
+    }),
+  },
+  language: {
+    shownIn: 'list',
+    schema: z
+      .string()
+      .regex(/^[a-z]{2}$/)
+      .nullable()
+      .meta({
+        description: 'The content’s language (ISO 639-1), detected when written; null when the detector is not sure',
+        examples: ['fr'],
+      }),
+  },
+  sentiment_lexicon: {
+    shownIn: 'list',
+    schema: z
+      .enum(LEXICON_LANGUAGES)
+      .nullable()
+      .meta({
+        description:
+          'The language whose lexicon scored `sentiment`; null when none could (a language without a lexicon, ' +
+          'or none detected): then `sentiment` is `neutral` and `sentiment_score` 0, meaning not scored',
+      }),
   },
   customer_name: { shownIn: 'list', schema: z.string().nullable() },
   customer_email: { shownIn: 'list', schema: z.string().nullable() },

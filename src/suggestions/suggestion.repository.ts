@@ -24,6 +24,8 @@ export interface SuggestionFilter extends ListFilter {
   status?: SuggestionStatus;
   priority?: Priority;
   sentiment?: Sentiment;
+  /** The content's detected language (ISO 639-1): counted on the rows. */
+  lang?: string;
   /** The dashboard's inbox only (the API's lists do not offer these): counted on the rows. */
   visibility?: Visibility;
   reviewState?: ReviewState;
@@ -50,6 +52,7 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     status: ['status = ?', 'key'],
     priority: ['priority = ?', 'key'],
     sentiment: ['sentiment = ?', 'key'],
+    lang: ['language = ?', 'rows'],
     visibility: ['visibility = ?', 'rows'],
     reviewState: ['review_state = ?', 'rows'],
     locationId: ['location_id = ?', 'rows'],
@@ -80,6 +83,8 @@ export interface NewSuggestionRow {
   priority: Priority;
   sentiment: Sentiment;
   sentimentScore: number;
+  language: string | null;
+  sentimentLexicon: string | null;
   customerName: string | null;
   customerEmail: string | null;
   isAnonymous: boolean;
@@ -120,6 +125,8 @@ export async function insertRecordedSuggestion(
     s.locationId,
     s.source,
     s.tags ?? [],
+    s.language,
+    s.sentimentLexicon,
   ];
   const recorded = recordsSql('$2::uuid', params, records, {
     from: 'changed',
@@ -132,14 +139,14 @@ export async function insertRecordedSuggestion(
     /* sql */ `
     WITH changed AS (
       INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, customer_name,
-        customer_email, is_anonymous, visibility, review_state, location_id, source, tags)
+        customer_email, is_anonymous, visibility, review_state, location_id, source, tags, language, sentiment_lexicon)
       SELECT $1, b.id, $3, $4, $5, $6, $7, $8, $9, $10, $11,
         CASE
           WHEN $12::text <> 'if_approval_required' THEN $12::text
           WHEN b.approval_required THEN 'pending'
           ELSE 'not_required'
         END::review_state,
-        $13, $14, $15::text[]
+        $13, $14, $15::text[], $16, $17
       FROM businesses b
       WHERE b.id = $2
         AND ($13::uuid IS NULL OR EXISTS (

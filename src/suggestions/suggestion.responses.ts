@@ -14,6 +14,8 @@ const listItemExample: z.infer<typeof suggestionListItem> = {
   priority: 'medium',
   sentiment: 'positive',
   sentiment_score: 0.05,
+  language: 'en',
+  sentiment_lexicon: 'en',
   customer_name: 'Ana Lima',
   customer_email: 'ana.lima@example.com',
   upvote_count: 4,

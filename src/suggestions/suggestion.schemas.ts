@@ -26,6 +26,11 @@ export const suggestionFilters = {
   status: suggestionStatus.optional(),
   priority: priority.optional(),
   sentiment: sentiment.optional(),
+  lang: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .optional()
+    .meta({ description: 'Only those whose content was detected in this language (ISO 639-1, `language`)' }),
   since: isoInstant.optional(),
   include_merged: z
     .enum(['true', 'false'])

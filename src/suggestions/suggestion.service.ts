@@ -9,6 +9,7 @@ import { invalidField, notFound } from '../errors/http-error.js';
 import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { analyzeSentiment } from './sentiment.js';
+import { detectLanguage } from './language.js';
 import { nextReviewState } from './suggestion-review.js';
 import { nextTags, resolveTagNames, tagChange, tagFilterOf, withTags } from '../tags/tag.service.js';
 import type { ChangeItemTagsBody } from '../tags/tag.schemas.js';
@@ -51,22 +52,24 @@ export async function createSuggestion(
   /** Where it came from when not from the caller's credential: a QR code's page. */
   source?: EntrySource,
 ): Promise<SuggestionRow> {
-  const { sentiment, score } = analyzeSentiment(input.content);
+  const language = detectLanguage(input.content);
+  const scored = analyzeSentiment(input.content, language);
   // With tags, a transaction: they are held from their lookup to the insert (resolveTagNames).
   if (input.tags.length > 0) {
     return withTransaction(pool, async (tx) => {
       const tags = await resolveTagNames(tx, principal.businessId, input.tags);
-      return insertSuggestion(tx, principal, input, { sentiment, score }, tags, source);
+      return insertSuggestion(tx, principal, input, language, scored, tags, source);
     });
   }
-  return insertSuggestion(pool, principal, input, { sentiment, score }, [], source);
+  return insertSuggestion(pool, principal, input, language, scored, [], source);
 }
 
 async function insertSuggestion(
   db: Queryable,
   principal: Principal | Actor,
   input: CreateSuggestionBody,
-  { sentiment, score }: ReturnType<typeof analyzeSentiment>,
+  language: string | null,
+  { sentiment, score, lexicon }: ReturnType<typeof analyzeSentiment>,
   tags: string[],
   source: EntrySource | undefined,
 ): Promise<SuggestionRow> {
@@ -80,6 +83,8 @@ async function insertSuggestion(
       priority: input.priority,
       sentiment,
       sentimentScore: score,
+      language,
+      sentimentLexicon: lexicon,
       customerName: input.customer_name ?? null,
       customerEmail: input.customer_email ?? null,
       isAnonymous: input.customer_name === undefined && input.customer_email === undefined,
