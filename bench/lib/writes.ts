@@ -12,6 +12,7 @@ import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
 import type { StoredResponse } from '../../src/idempotency/idempotency.store.js';
 import type { Priority } from '../../src/shared/schemas.js';
 import { newId } from '../../src/shared/ids.js';
+import { detectLanguage } from '../../src/suggestions/language.js';
 import { analyzeSentiment } from '../../src/suggestions/sentiment.js';
 import { toSuggestionResponse } from '../../src/suggestions/suggestion.presenter.js';
 import { insertRecordedSuggestion } from '../../src/suggestions/suggestion.repository.js';
@@ -32,7 +33,8 @@ export async function createSuggestion(
   principal: ApiKeyPrincipal,
   input: CreateInput,
 ): Promise<StoredResponse> {
-  const { sentiment, score } = analyzeSentiment(input.content);
+  const language = detectLanguage(input.content);
+  const { sentiment, score, lexicon } = analyzeSentiment(input.content, language);
   const records = recordsOf(principal, { type: 'suggestion.created', entityType: 'suggestion' }, 'suggestion.created');
   const priority = input.priority ?? 'medium';
   const created = await insertRecordedSuggestion(
@@ -45,6 +47,8 @@ export async function createSuggestion(
       priority,
       sentiment,
       sentimentScore: score,
+      language,
+      sentimentLexicon: lexicon,
       customerName: null,
       customerEmail: null,
       isAnonymous: true,

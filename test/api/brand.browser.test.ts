@@ -72,7 +72,14 @@ describe.each([
       await view.goto(`${served.base}/f/${qr.code}`);
       await expect.poll(() => view.getByRole('img', { name: business.name }).isVisible()).toBe(true);
       const button = view.getByRole('button', { name: 'Send feedback' });
-      expect(await button.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(29, 94, 52)');
+      expect(
+        await button.evaluate(
+          (el) =>
+            (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(
+              el,
+            ).backgroundColor,
+        ),
+      ).toBe('rgb(29, 94, 52)');
       expect(refused).toEqual([]);
       await visitor.close();
 

@@ -32,7 +32,13 @@ describe.each([
       ] as const) {
         await page.setViewportSize({ width, height });
         await page.goto(`${served.base}/app/b/${business.id}`);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        expect(
+          await page.evaluate(
+            () =>
+              (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+                .documentElement.scrollWidth,
+          ),
+        ).toBeLessThanOrEqual(width);
         if (javaScript) await expectAccessible(page, `the inbox at ${width}`);
       }
       await page.setViewportSize({ width: 390, height: 844 });

@@ -54,7 +54,7 @@ describe('seed', () => {
     );
     expect(texts.length).toBeGreaterThan(100);
     for (const text of texts) {
-      const expected = analyzeSentiment(text.content);
+      const expected = analyzeSentiment(text.content, 'en');
       expect({ sentiment: text.sentiment, score: text.score }, text.content).toEqual({
         sentiment: expected.sentiment,
         score: expected.score,

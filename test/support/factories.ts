@@ -154,6 +154,8 @@ export async function buildSuggestion(db: Database, ...args: Args<Partial<Omit<N
       priority: 'medium',
       sentiment: 'neutral',
       sentimentScore: 0,
+      language: null,
+      sentimentLexicon: null,
       customerName: null,
       customerEmail: null,
       isAnonymous: true,
