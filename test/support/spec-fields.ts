@@ -35,3 +35,11 @@ export const SPEC_ISSUE_LIST_FIELDS = [
 
 /** A comment as the API shows it (spec 2.3), and where a merge moved it from (issue 33: `merged_from`). */
 export const COMMENT_FIELDS = ['id', 'entity_type', 'entity_id', 'content', 'author_id', 'created_at', 'merged_from'];
+
+/**
+ * A suggestion's fields as this service shows them: the spec's, with the detected `language` and the
+ * `sentiment_lexicon` that scored it after the sentiment (docs/decisions.md, languages).
+ */
+export const SUGGESTION_LIST_FIELDS = SPEC_SUGGESTION_LIST_FIELDS.flatMap((field) =>
+  field === 'sentiment_score' ? [field, 'language', 'sentiment_lexicon'] : [field],
+);
