@@ -67,3 +67,16 @@ describe('the inbox bulk form refused with a 409', () => {
     expect(await reviewOf(t, waiting.id)).toBe('approved');
   });
 });
+
+describe("a suggestion's page", () => {
+  it("When it is opened, then its sentiment and its empty sections read in the catalogue's words", async () => {
+    const t = await buildTeam(ctx.db);
+    const s = await buildSuggestion(ctx.db, t.business.id, { content: 'Too loud', sentiment: 'negative' });
+    const page = await withSession(t.member.token).get(`${home(t)}/suggestions/${s.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<dd>Negative<\/dd>/);
+    expect(page.text).toContain('No votes yet.');
+    expect(page.text).toContain('No comments yet.');
+    expect(page.text).not.toContain('app.suggestion.');
+  });
+});
