@@ -1,23 +1,40 @@
 import { Router, type Request, type Response } from 'express';
 import { entityHistory } from '../analytics/analytics.service.js';
-import { toCommentResponse } from '../comments/comment.presenter.js';
-import { listComments } from '../comments/comment.service.js';
+import type { Comment } from '../comments/comment.responses.js';
+import { commentFeature } from '../comments/comment.routes.js';
+import { operation } from '../http/operations.js';
 import { idParam } from '../http/params.js';
+import type { Reply } from '../http/reply.js';
 import type { Services } from '../http/route.js';
-import { getLocation } from '../locations/location.service.js';
-import { getQrCode } from '../qr-codes/qr-code.service.js';
+import type { Location } from '../locations/location.responses.js';
+import { locationFeature } from '../locations/location.routes.js';
+import type { QrCode } from '../qr-codes/qr-code.responses.js';
+import { qrCodeFeature } from '../qr-codes/qr-code.routes.js';
 import { hasMessage, t } from '../shared/messages.js';
 import { PRIORITIES, SUGGESTION_STATUSES, VISIBILITIES } from '../shared/schemas.js';
 import type { SuggestionDashboard } from '../suggestions/suggestion.responses.js';
-import type { JsonReply } from '../http/reply.js';
-import { getSuggestion } from '../suggestions/suggestion.service.js';
-import { listTags } from '../tags/tag.service.js';
-import { listVotes } from '../votes/vote.service.js';
+import type { Tag } from '../tags/tag.responses.js';
+import { tagFeature } from '../tags/tag.routes.js';
+import type { Vote } from '../votes/vote.responses.js';
+import { voteFeature } from '../votes/vote.routes.js';
 import { allowed, memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { mayRun, mountForm, type PageCall, type Refused } from './dashboard.actions.js';
+import { mayRun, mountForm, pageRead, replyBody, type PageCall, type Refused } from './dashboard.actions.js';
 import { MERGES, mergeForms, mergeView, readSuggestion, suggestionHref } from './dashboard.merge.js';
 import { SUGGESTIONS, suggestionForms, type SuggestionPageState } from './dashboard.suggestion-forms.js';
 import { sendView, when } from './dashboard.views.js';
+
+/** What the page reads beside the suggestion, each through its declared operation (access, 404, `db`). */
+const READS = {
+  comments: operation(commentFeature, 'listBusinessSuggestionComments'),
+  votes: operation(voteFeature, 'listBusinessVotes'),
+  tags: operation(tagFeature, 'listBusinessTags'),
+  location: operation(locationFeature, 'getLocation'),
+  qrCode: operation(qrCodeFeature, 'getQrCode'),
+};
+
+/** An operation's answer for the page, or null where it refuses (a location or QR code deleted since). */
+const readOrNull = async <T>(read: Promise<Reply>): Promise<T | null> =>
+  read.then((reply) => replyBody<T>(reply)).catch(() => null);
 
 /** What a post's redirect says happened: a catalogue key (`suggestion.saved.<this>`). */
 const SAVED = new Set([
@@ -107,35 +124,42 @@ async function show(
   id: string,
   state: SuggestionPageState,
 ): Promise<void> {
-  const pool = services.db.pool;
   const { businessId } = who.principal;
   // The operation's own read: its access check (`read`) and its 404, then what only the page shows.
-  const read = (await SUGGESTIONS.get.invoke(services, who.principal, { params: { id } })) as JsonReply;
-  const suggestion = read.body as SuggestionDashboard;
-  const row = await getSuggestion(pool, businessId, id);
-  const page = { sort: 'created_at' as const, order: 'asc' as const, limit: 100, offset: 0 };
+  const suggestion = replyBody<SuggestionDashboard>(
+    await SUGGESTIONS.get.invoke(services, who.principal, { params: { id } }),
+  );
+  const principal = who.principal;
   const [history, comments, votes, location, merging, tags] = await Promise.all([
-    entityHistory(pool, businessId, 'suggestion', id),
-    listComments(pool, businessId, 'suggestion', id, page),
-    listVotes(pool, businessId, id, { ...page, order: 'desc', limit: 50 }),
-    row.location_id ? getLocation(pool, businessId, row.location_id).catch(() => null) : null,
-    mergeView(services, who.principal, suggestion),
-    listTags(pool, businessId),
+    pageRead(services, principal, (db) => entityHistory(db, businessId, 'suggestion', id)),
+    READS.comments
+      .invoke(services, principal, { params: { id }, query: { order: 'asc', limit: '100' } })
+      .then((reply) => replyBody<{ data: Comment[]; total: number }>(reply)),
+    READS.votes
+      .invoke(services, principal, { params: { id }, query: { order: 'desc', limit: '50' } })
+      .then((reply) => replyBody<{ data: Vote[]; total: number }>(reply)),
+    suggestion.location_id
+      ? readOrNull<Location>(READS.location.invoke(services, principal, { params: { id: suggestion.location_id } }))
+      : null,
+    mergeView(services, principal, suggestion),
+    READS.tags.invoke(services, principal).then((reply) => replyBody<{ data: Tag[] }>(reply).data),
   ]);
   const targets = await mergeTargets(services, who, history);
   const qrCodeId = history.find((entry) => entry.type === 'suggestion.created')?.actor_qr_code_id;
-  const qrCode = qrCodeId ? await getQrCode(pool, businessId, qrCodeId).catch(() => null) : null;
+  const qrCode = qrCodeId
+    ? await readOrNull<QrCode>(READS.qrCode.invoke(services, principal, { params: { id: qrCodeId } }))
+    : null;
   const canWrite = allowed(who.principal, 'write');
   sendView(res, state.status ?? 200, 'suggestion', {
     ...memberFrame(who, t('suggestion.title'), 'home'),
-    suggestion: { ...suggestion, created: when(row.created_at) },
+    suggestion: { ...suggestion, created: when(new Date(suggestion.created_at)) },
     location: location ? { name: location.name } : null,
     qrCode: qrCode ? { label: qrCode.label, code: qrCode.code } : null,
     votes: {
       total: votes.total,
-      rows: votes.rows.map((v) => ({
-        who: v.voter_name ?? v.voter_email ?? (v.voter_type === 'anonymous' ? 'Anonymous' : v.voter_external_id),
-        when: when(v.created_at),
+      rows: votes.data.map((v) => ({
+        who: v.name ?? v.email ?? (v.voter_type === 'anonymous' ? t('app.suggestion.votes.anonymous') : v.external_id),
+        when: when(new Date(v.created_at)),
       })),
     },
     history: history.map((entry) => ({
@@ -148,7 +172,7 @@ async function show(
       target: targets.get(String((entry.data as { target_id?: unknown } | null)?.target_id)),
       when: when(entry.created_at),
     })),
-    comments: comments.rows.map((c) => ({ ...toCommentResponse(c), when: when(c.created_at) })),
+    comments: comments.data.map((c) => ({ ...c, when: when(new Date(c.created_at)) })),
     commentTotal: comments.total,
     // The options in the words History uses for the same values.
     statuses: SUGGESTION_STATUSES.map((value) => ({ value, text: t(`suggestion.status.${value}`) })),

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { withTransaction } from '../db/database.js';
-import { HttpError } from '../errors/http-error.js';
+import { conflict, HttpError } from '../errors/http-error.js';
 import { afterRecorded } from '../outbox/outbox.service.js';
 import { priority, suggestionStatus, uuid } from '../shared/schemas.js';
 import { EXAMPLE } from '../shared/examples.js';
@@ -61,6 +61,16 @@ export async function changeSuggestions(
         message: 'not a suggestion of this business',
       }));
       throw new HttpError(404, 'Suggestion not found', 'NOT_FOUND', {}, errors);
+    }
+    // A decision on one no longer awaiting review (decided meanwhile) is a 409 naming it, as a 404 does.
+    const decided = changes.review ? unique.filter((id) => locked.get(id)!.review_state !== 'pending') : [];
+    if (decided.length > 0) {
+      const errors = decided.map((id) => ({
+        field: `ids.${ids.findIndex((given) => given.toLowerCase() === id)}`,
+        code: 'not_awaiting_review',
+        message: 'not awaiting review',
+      }));
+      throw conflict('Suggestion is not awaiting review', errors);
     }
     let queued = 0;
     const rows: SuggestionRow[] = [];

@@ -62,6 +62,8 @@ describe('/businesses/:id/suggestions/bulk', () => {
     const done = await buildSuggestion(ctx.db, t.business.id, { content: 'Decided already' });
     const res = await bulk(t, { ids: [a.id, done.id], review: 'approve' });
     expect(res.status).toBe(409);
+    // the one not awaiting review is named, by its place in `ids`, with a code a page words
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: 'ids.1', code: 'not_awaiting_review' })]);
     expect((await read(t, a.id)).review_state).toBe('pending');
   });
 
