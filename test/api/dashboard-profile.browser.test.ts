@@ -92,9 +92,19 @@ describe.each([
   );
 
   it.skipIf(!hasChromium)(
-    browserTitle('When the password is changed, then a wrong current one is marked and the new one signs in'),
+    browserTitle(
+      'When the password is changed, then a wrong current one is marked, other browsers are signed out and the new one signs in',
+    ),
     async () => {
       const { business, email, context, page } = await ownerSignedIn(ctx, served, javaScript);
+      const other = await served.browser.newContext({
+        viewport: PHONE,
+        javaScriptEnabled: javaScript,
+        bypassCSP: true,
+      });
+      const elsewhere = await other.newPage();
+      await signIn(elsewhere, email, PASSWORD);
+      expect(new URL(elsewhere.url()).pathname).toBe(`/app/b/${business.id}`);
       await page.goto(`${served.base}/app/profile`);
       await page.getByLabel('Current password').fill('not the password at all');
       await page.getByLabel('New password').fill(NEW_PASSWORD);
@@ -112,6 +122,12 @@ describe.each([
       );
       expect(await page.locator('#current_password-error').count()).toBe(0);
       await check(page, 'the profile, the password changed');
+      // The other browser is signed out; this one is not.
+      await elsewhere.goto(`${served.base}/app/b/${business.id}`);
+      expect(new URL(elsewhere.url()).pathname).toBe('/app/sign-in');
+      await other.close();
+      await page.goto(`${served.base}/app/b/${business.id}`);
+      expect(new URL(page.url()).pathname).toBe(`/app/b/${business.id}`);
 
       await press(page, 'Sign out');
       expect(new URL(page.url()).pathname).toBe('/app/sign-in');
