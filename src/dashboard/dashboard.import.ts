@@ -1,4 +1,4 @@
-import express, { Router, type Response } from 'express';
+import { Router, type Response } from 'express';
 import type { Reply } from '../http/reply.js';
 import type { Services } from '../http/route.js';
 import { importRoute } from '../imports/import.routes.js';
@@ -10,12 +10,13 @@ import { sendView } from './dashboard.views.js';
 const path = '/b/:business_id/import';
 
 /**
- * The file's text comes in the form (a textarea, which works without JavaScript): this page reads
- * forms of up to 5 MB, more than the dashboard's other forms (16 KB). Larger files go to the API's
- * POST .../imports, which streams up to IMPORT_MAX_BYTES.
+ * The file comes as multipart/form-data (an `<input type=file>`, which works without JavaScript), or
+ * pasted in the textarea beside it. The dashboard reads a form whole, in memory, so this page takes
+ * files of up to 5 MB (multipartBody's bound; past it the error page's 413), not IMPORT_MAX_BYTES
+ * (50 MB): larger files go to the API's POST .../imports, which streams them. When IMPORT_MAX_BYTES is
+ * set lower, the operation's own bound refuses first.
  */
-const PAGE_LIMIT = '5mb';
-const largeForm = express.urlencoded({ extended: false, limit: PAGE_LIMIT, parameterLimit: 10 });
+export const PAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 interface ImportView {
   values: { kind: string; columns: string; csv: string };
@@ -27,30 +28,46 @@ function show(res: Response, who: SignedInMember, status: number, view: ImportVi
   sendView(res, status, 'import', {
     ...memberFrame(who, t('app.import.title'), 'settings'),
     ...view,
+    maxMb: PAGE_MAX_BYTES / (1024 * 1024),
   });
 }
 
-const valuesOf = (fields: Record<string, string>) => ({
+/**
+ * The file's text: the chosen file, else the pasted text. A browser sends an empty part for a file
+ * input left empty, so an empty file counts as none.
+ */
+const csvOf = (fields: Record<string, string>, files: Record<string, Buffer>) => {
+  const file = files.file;
+  return file && file.length > 0 ? file.toString('utf8') : (fields.csv ?? '');
+};
+
+const valuesOf = (fields: Record<string, string>, csv: string) => ({
   kind: fields.kind === 'issues' ? 'issues' : 'suggestions',
   columns: fields.columns ?? '',
-  csv: fields.csv ?? '',
+  csv,
 });
 
 /** The form's fields as the operation's query: a dry run unless "Import" was pressed. */
 const queryOf = (fields: Record<string, string>) => {
-  const { kind, columns } = valuesOf(fields);
+  const columns = (fields.columns ?? '').trim();
   return {
-    kind,
+    kind: fields.kind === 'issues' ? 'issues' : 'suggestions',
     dry_run: fields.dry_run === 'false' ? 'false' : 'true',
-    ...(columns.trim() ? { columns: columns.trim() } : {}),
+    ...(columns ? { columns } : {}),
   };
 };
 
-/** The report is shown once, beside the form kept as sent, so "Import" posts the same text. */
-const answer = async ({ res, who }: PageCall, reply: Reply) => {
+/**
+ * The report is shown once, beside the form, with the file's text carried in the textarea: "Import"
+ * posts that text, so the file need not be chosen again. Carrying it is safe because nothing is
+ * trusted from the dry run: Import runs the whole operation again on what it is sent (access, every
+ * row's checks, all or nothing), and the text is the member's own, shown back escaped on their page.
+ */
+const answer = async ({ res, who, files }: PageCall, reply: Reply) => {
   const report = reply.kind === 'json' ? reply.body : undefined;
   const status = reply.kind === 'json' ? reply.status : 200;
-  show(res, who, status, { values: valuesOf(res.locals.importFields as Record<string, string>), report, status });
+  const fields = res.locals.importFields as Record<string, string>;
+  show(res, who, status, { values: valuesOf(fields, csvOf(fields, files)), report, status });
   return Promise.resolve();
 };
 
@@ -59,16 +76,17 @@ export const IMPORT_FORMS: FormAction[] = [
   {
     path,
     runs: importRoute,
+    upload: { maxBytes: PAGE_MAX_BYTES },
     query: (fields, { res }) => {
       res.locals.importFields = fields;
       return queryOf(fields);
     },
-    body: (fields) => fields.csv ?? '',
+    body: (fields, { files }) => csvOf(fields, files),
     labels: { columns: 'app.import.columns', kind: 'app.import.kind' },
     done: () => '',
     answer,
-    again: ({ res, who }, refused) => {
-      show(res, who, refused.status, { values: valuesOf(refused.values) });
+    again: ({ res, who, files }, refused) => {
+      show(res, who, refused.status, { values: valuesOf(refused.values, csvOf(refused.values, files)) });
       return Promise.resolve();
     },
   },
@@ -81,8 +99,7 @@ export function importPages(services: Services): Router {
     assertMayRun(who.principal, importRoute);
     show(res, who, 200, { values: { kind: 'suggestions', columns: '', csv: '' } });
   });
-  // the member first, so no one else has a 5 MB form read
-  router.post(path, requireMember(services), largeForm);
+  // mountForm reads the multipart body after requireMember: no one else has a 5 MB form read
   for (const action of IMPORT_FORMS) mountForm(router, services, action);
   return router;
 }

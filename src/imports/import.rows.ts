@@ -79,14 +79,15 @@ const ROW_SCHEMAS = {
 /**
  * The columns of our own export (SUGGESTION_LIST_FIELDS, ISSUE_LIST_FIELDS) an import reads, by kind;
  * `id` is the re-import key. The export's other columns are known but computed or the service's own
- * (sentiment, updated_at, merged_into, assignee_id): read past, never named as unknown.
+ * (sentiment, language and its lexicon, updated_at, merged_into, assignee_id): read past, never named
+ * as unknown; an import computes language and sentiment as a create does.
  */
 export const IMPORTED_FIELDS = {
   suggestions: Object.keys(ROW_SCHEMAS.suggestions.shape),
   issues: Object.keys(ROW_SCHEMAS.issues.shape),
 } as const;
 const KNOWN_UNUSED = {
-  suggestions: ['sentiment', 'sentiment_score', 'updated_at', 'merged_into'],
+  suggestions: ['sentiment', 'sentiment_score', 'language', 'sentiment_lexicon', 'updated_at', 'merged_into'],
   issues: ['assignee_id', 'updated_at'],
 };
 
