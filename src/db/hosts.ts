@@ -70,6 +70,11 @@ export class HostFinder {
     return this.#list.attrs;
   }
 
+  /** The search under way, if any: checkouts wait for it rather than connect to a host being replaced. */
+  get searching(): Promise<boolean> | undefined {
+    return this.#search;
+  }
+
   /** Starts a search unless one is running; answers whether a host was found. */
   suspect(): Promise<boolean> {
     this.#search ??= this.#probeAll().finally(() => {

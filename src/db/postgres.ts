@@ -83,6 +83,20 @@ function openHostList(
     },
     { Client: preparingClient(suspect) },
   );
+  // A checkout while the finder searches waits for its answer instead of connecting to the host being
+  // replaced (pool.query checks out through connect too). The first search starts now: the list's
+  // first host may be a standby, and the first request (or migration) must not be the one to find out.
+  const connect = pool.connect.bind(pool) as (cb?: (...args: unknown[]) => void) => unknown;
+  const waitingConnect = (cb?: (...args: unknown[]) => void): unknown => {
+    const search = finder.searching;
+    if (!search) return connect(cb);
+    const after = search.catch(() => false);
+    if (!cb) return after.then(() => connect());
+    void after.then(() => connect(cb));
+    return undefined;
+  };
+  pool.connect = waitingConnect as typeof pool.connect;
+  suspect();
   return {
     ...poolDatabase('postgres', pool, async () => {}),
     host: () => (finder.found ? hostName(finder.current) : undefined),
