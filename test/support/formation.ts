@@ -16,7 +16,7 @@ import { reservablePort } from './ports.js';
 const run = promisify(execFile);
 
 /** Creating the monitor and two nodes (a base backup) and waiting for primary + secondary. */
-export const FORMATION_START_MS = 240_000;
+export const FORMATION_START_MS = 420_000;
 
 export interface NodeState {
   readonly name: string;
@@ -161,7 +161,7 @@ export async function startFormation(database: string): Promise<Formation | stri
       startRun(data);
     }
     let ready = false;
-    for (let attempt = 0; attempt < 120 && !ready; attempt++) {
+    for (let attempt = 0; attempt < 240 && !ready; attempt++) {
       const nodes = await formation.state().catch(() => []);
       const states = nodes.map((node) => `${node.reported}/${node.assigned}`).sort();
       ready = states.join() === 'primary/primary,secondary/secondary';
