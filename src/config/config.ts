@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isConnectionString, splitConnectionStrings } from '../db/connection-string.js';
 
 /** An empty variable (`PORT=` in an env file) means unset, as in most tools. */
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -24,13 +25,39 @@ const milliseconds = (fallback: number) =>
 const envFields = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
-  DATABASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** One host, or a formation's hosts as libpq writes them (`h1:5432,h2:5432/db?target_session_attrs=read-write`). */
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine(
+        isConnectionString,
+        'must be a connection string: postgres://user@host:port/db, or several hosts h1:p1,h2:p2',
+      )
+      .optional(),
+  ),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
   /**
    * Streaming replicas of DATABASE_URL (comma-separated) for the reads that may be a little behind
    * (docs/operations.md#read-replicas). PostgreSQL only: the embedded database has no replicas.
    */
-  DATABASE_READ_URL: commaList(z.url({ protocol: /^postgres(ql)?$/ })),
+  DATABASE_READ_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .transform(splitConnectionStrings)
+      .pipe(
+        z.array(
+          z
+            .string()
+            .refine(
+              (url) => /^postgres(ql)?:\/\//i.test(url) && isConnectionString(url),
+              'must be postgres:// connection strings',
+            ),
+        ),
+      ),
+  ),
   /** A replica further behind the primary than this (by its replay position) is not read from. */
   READ_REPLICA_MAX_LAG_MS: milliseconds(1_000),
   LOG_LEVEL: z.preprocess(

@@ -11,6 +11,8 @@ export interface Database {
   readonly pool: pg.Pool;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /** host:port connected to, for a connection string naming several hosts (a failover formation). */
+  host?(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,31 @@ class PreparingClient extends pg.Client {
     }
     return query(...args);
   }
+}
+
+/**
+ * The client class a PostgreSQL pool makes: PreparingClient, telling `onConnectFailed` when it
+ * cannot connect (a pool over several hosts then looks for the one to use).
+ */
+export function preparingClient(onConnectFailed?: () => void): typeof pg.Client {
+  if (!onConnectFailed) return PreparingClient;
+  return class ReportingClient extends PreparingClient {
+    // pg-pool connects with a callback; the promise form is kept for anyone else.
+    override connect(...args: unknown[]): never {
+      const [callback] = args as [((err?: Error) => void) | undefined];
+      const connect = super.connect.bind(this) as (...connectArgs: unknown[]) => never;
+      if (callback) {
+        return connect((err?: Error) => {
+          if (err) onConnectFailed();
+          callback(err);
+        });
+      }
+      return (connect() as Promise<void>).catch((err: unknown) => {
+        onConnectFailed();
+        throw err;
+      }) as never;
+    }
+  };
 }
 
 /**
@@ -134,9 +161,9 @@ class JoiningPool extends pg.Pool {
 export function createPool(
   config: pg.PoolConfig,
   onError: (err: Error) => void,
-  { prepare = false }: { prepare?: boolean } = {},
+  { Client }: { Client?: typeof pg.Client } = {},
 ): pg.Pool {
-  const pool = new JoiningPool({ ...config, types: typeParsers, ...(prepare ? { Client: PreparingClient } : {}) });
+  const pool = new JoiningPool({ ...config, types: typeParsers, ...(Client ? { Client } : {}) });
   // A dropped idle connection must never crash the process; the next checkout reconnects.
   pool.on('error', onError);
   // Nor may one that dies while checked out (a terminated backend emits 'error' on its client after

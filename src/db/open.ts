@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
+import { eachHost, hostName, isHostList, parseHostList } from './connection-string.js';
 import type { Database } from './database.js';
 import { openEmbedded } from './embedded.js';
 import { openPostgres } from './postgres.js';
@@ -41,6 +42,7 @@ export function openBackgroundDatabase(
 
 /** host:port of a connection string: how a replica is named in logs and metrics (never its password). */
 function replicaName(url: string): string {
+  if (isHostList(url)) return hostName(parseHostList(url).hosts[0]!);
   const { hostname, port } = new URL(url);
   return `${hostname}:${port || '5432'}`;
 }
@@ -59,7 +61,11 @@ export function openReadReplicas(
   metrics?: { readObserver(replicas: () => ReplicaStatus[]): ReadObserver },
   redis?: RedisCommands,
 ): ReadReplicas {
-  const replicas = (db.mode === 'postgres' ? config.DATABASE_READ_URL : []).map((url) => ({
+  // A formation's standbys named in one string (h1:p1,h2:p2) are read one by one, each its own replica.
+  const urls = (db.mode === 'postgres' ? config.DATABASE_READ_URL : []).flatMap((url) =>
+    isHostList(url) ? eachHost(url) : [url],
+  );
+  const replicas = urls.map((url) => ({
     name: replicaName(url),
     pool: openPostgres(url, onPoolError, 10, { applicationName: 'feedback-api-reads', connectTimeoutMs: 1_000 }).pool,
   }));

@@ -4,7 +4,16 @@ import { ok } from '../http/reply.js';
 import { defineRoute, type Feature } from '../http/route.js';
 
 export const healthSchema = z
-  .object({ status: z.literal('ok') })
+  .object({
+    status: z.literal('ok'),
+    primary: z
+      .string()
+      .optional()
+      .meta({
+        description: 'host:port of the primary in use, when DATABASE_URL names several hosts (a failover formation)',
+        examples: ['db2.internal:5432'],
+      }),
+  })
   .meta({ id: 'Health', description: 'The service is up and its database answers', examples: [{ status: 'ok' }] });
 
 /** The tag `Service` is shared with the document's own route (src/openapi/document.routes.ts). */
@@ -20,14 +29,17 @@ export const healthFeature: Feature = {
       path: '/health',
       operationId: 'getHealth',
       summary: 'Health check',
-      description: 'A 503 while the database is unreachable or migrations have not run yet.',
+      description:
+        'A 503 while the database is unreachable (with several hosts: while none is the primary) or migrations ' +
+        'have not run yet.',
       responses: [{ status: 200, description: 'Healthy', json: healthSchema }],
       errors: [503],
       handler: async ({ services }) => {
         if (!services.isReady() || !(await services.db.ping())) {
           throw serviceUnavailable(services.isReady() ? 'Database unavailable' : 'Service is starting, retry shortly');
         }
-        return ok({ status: 'ok' });
+        const primary = services.db.host?.();
+        return ok({ status: 'ok', ...(primary ? { primary } : {}) });
       },
     }),
   ],
