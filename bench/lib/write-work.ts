@@ -23,7 +23,7 @@ import { createApiKey } from '../../src/api-keys/api-key.service.js';
 import { digestKey } from '../../src/auth/key-format.js';
 import type { ApiKeyPrincipal } from '../../src/auth/principal.js';
 import { createBusiness } from '../../src/businesses/business.service.js';
-import { createPool } from '../../src/db/database.js';
+import { createPool, preparingClient } from '../../src/db/database.js';
 import { migrate, readMigrations } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { createSuggestion } from '../../src/suggestions/suggestion.service.js';
@@ -172,7 +172,9 @@ async function statementsOf(databaseUrl: string, write: (pool: pg.Pool) => Promi
   const options = Object.entries(settings)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(' ');
-  const pool = createPool({ connectionString: databaseUrl, max: 1, options }, () => undefined, { prepare: true });
+  const pool = createPool({ connectionString: databaseUrl, max: 1, options }, () => undefined, {
+    Client: preparingClient(),
+  });
   let notices = 0;
   pool.on('connect', (client) =>
     client.on('notice', (notice) => {
