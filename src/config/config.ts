@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isConnectionString, splitConnectionStrings } from '../db/connection-string.js';
+import { isConnectionString, splitConnectionStrings } from './connection-string.js';
 
 /** An empty variable (`PORT=` in an env file) means unset, as in most tools. */
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { hostName, type HostList, type HostPort, type SessionAttrs } from './connection-string.js';
+import { hostName, type HostList, type HostPort, type SessionAttrs } from '../config/connection-string.js';
 
 /**
  * Which of a connection string's hosts to connect to (a pg_auto_failover formation's primary): found

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import { eachHost, hostName, isHostList, parseHostList } from './connection-string.js';
+import { eachHost, hostName, isHostList, parseHostList } from '../config/connection-string.js';
 import type { Database } from './database.js';
 import { openEmbedded } from './embedded.js';
 import { openPostgres } from './postgres.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createPool, poolDatabase, preparingClient, type Database } from './database.js';
-import { hostName, isHostList, parseHostList, type HostList } from './connection-string.js';
+import { hostName, isHostList, parseHostList, type HostList } from '../config/connection-string.js';
 import { HostFinder, WrongHostError, hasAttrs } from './hosts.js';
 
 export interface SessionSettings {
