@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       WEBHOOK_MAX_ENDPOINTS: 20,
       API_KEYS_MAX_PER_BUSINESS: 100,
       IMPORT_MAX_BYTES: 52_428_800,
+      SIGNUP: 'closed',
       BUSINESS_REQUESTS_IN_FLIGHT: 4,
       WEBHOOK_DELIVERY: true,
       CORS_ORIGINS: [],

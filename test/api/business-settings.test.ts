@@ -37,6 +37,7 @@ describe('GET and PATCH /businesses/:id', () => {
         'roadmap_enabled',
         'roadmap_statuses',
         'brand_color',
+        'default_language',
         'created_at',
         'updated_at',
       ]);
