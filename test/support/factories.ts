@@ -100,6 +100,7 @@ export async function buildIssue(db: Database, ...args: Args<Partial<Omit<NewIss
       customerEmail: null,
       locationId: null,
       source: 'dashboard',
+      language: null,
       ...overrides,
     },
     NO_RECORDS,
@@ -154,6 +155,9 @@ export async function buildSuggestion(db: Database, ...args: Args<Partial<Omit<N
       priority: 'medium',
       sentiment: 'neutral',
       sentimentScore: 0,
+      // scored as given, in English: a factory's neutral is a scored neutral, not "not scored"
+      language: 'en',
+      sentimentLexicon: 'en',
       customerName: null,
       customerEmail: null,
       isAnonymous: true,
