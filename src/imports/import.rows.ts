@@ -79,15 +79,16 @@ const ROW_SCHEMAS = {
 /**
  * The columns of our own export (SUGGESTION_LIST_FIELDS, ISSUE_LIST_FIELDS) an import reads, by kind;
  * `id` is the re-import key. The export's other columns are known but computed or the service's own
- * (sentiment, updated_at, merged_into, assignee_id): read past, never named as unknown.
+ * (sentiment, language — detected again from the text —, updated_at, merged_into, assignee_id): read
+ * past, never named as unknown.
  */
 export const IMPORTED_FIELDS = {
   suggestions: Object.keys(ROW_SCHEMAS.suggestions.shape),
   issues: Object.keys(ROW_SCHEMAS.issues.shape),
 } as const;
 const KNOWN_UNUSED = {
-  suggestions: ['sentiment', 'sentiment_score', 'updated_at', 'merged_into'],
-  issues: ['assignee_id', 'updated_at'],
+  suggestions: ['sentiment', 'sentiment_score', 'language', 'sentiment_lexicon', 'updated_at', 'merged_into'],
+  issues: ['language', 'assignee_id', 'updated_at'],
 };
 
 export type SuggestionInput = z.output<typeof ROW_SCHEMAS.suggestions>;
