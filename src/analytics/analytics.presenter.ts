@@ -30,17 +30,20 @@ const round4 = (value: number) => Math.round(value * 1e4) / 1e4;
 const none = { count: 0, average_score: null };
 
 export function toAnalyticsOverviewResponse(overview: Overview): AnalyticsOverview {
-  const { sentiments, recentSuggestions, recentIssues } = overview;
+  const { sentiments, unscored, recentSuggestions, recentIssues } = overview;
   const sentiment = Object.fromEntries(
     SENTIMENTS.map((label) => {
       const row = sentiments.find((r) => r.sentiment === label);
-      return [label, row ? { count: row.count, average_score: round4(row.score_sum / row.count) } : none];
+      // the unscored are stored neutral with a score of 0: taken out of neutral's count, not its sum
+      const count = (row?.count ?? 0) - (label === 'neutral' ? unscored : 0);
+      return [label, row && count > 0 ? { count, average_score: round4(row.score_sum / count) } : none];
     }),
   ) as AnalyticsOverview['sentiment'];
   return {
     suggestions: byStatus(SUGGESTION_STATUSES, overview.suggestions),
     issues: byStatus(ISSUE_STATUSES, overview.issues),
     sentiment,
+    sentiment_unscored: unscored,
     created: {
       last_7_days: { suggestions: recentSuggestions[0] ?? 0, issues: recentIssues[0] ?? 0 },
       last_30_days: { suggestions: recentSuggestions[1] ?? 0, issues: recentIssues[1] ?? 0 },

@@ -34,9 +34,16 @@ export const analyticsOverviewSchema = z
   .object({
     suggestions: statusCounts(suggestionStatus),
     issues: statusCounts(issueStatus),
-    sentiment: z
-      .record(sentiment, z.object({ count, average_score: z.number().min(-1).max(1).nullable() }))
-      .meta({ description: 'Suggestions per sentiment, with their average score (null when there are none)' }),
+    sentiment: z.record(sentiment, z.object({ count, average_score: z.number().min(-1).max(1).nullable() })).meta({
+      description:
+        'Suggestions per sentiment, with their average score (null when there are none); those no lexicon ' +
+        'scored are not in `neutral` but in `sentiment_unscored`',
+    }),
+    sentiment_unscored: count.meta({
+      description:
+        'Suggestions no lexicon scored (a language without one, or none detected: `sentiment_lexicon` null), ' +
+        'counted apart rather than as neutral',
+    }),
     created: z.object({
       last_7_days: z.object({ suggestions: count, issues: count }),
       last_30_days: z.object({ suggestions: count, issues: count }),
@@ -70,9 +77,10 @@ export const analyticsOverviewSchema = z
         issues: { total: 23, by_status: { open: 4, assigned: 3, in_progress: 2, resolved: 11, closed: 3 } },
         sentiment: {
           positive: { count: 71, average_score: 0.2143 },
-          neutral: { count: 38, average_score: 0 },
+          neutral: { count: 32, average_score: 0 },
           negative: { count: 19, average_score: -0.1875 },
         },
+        sentiment_unscored: 6,
         created: { last_7_days: { suggestions: 14, issues: 2 }, last_30_days: { suggestions: 52, issues: 7 } },
         recent_activity: [
           {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import {
   countByStatus,
   countCreatedSince,
+  countUnscored,
   sentimentTotals,
   type SentimentTotals,
   type StatusCount,
@@ -21,6 +22,8 @@ export interface Overview {
   suggestions: StatusCount[];
   issues: StatusCount[];
   sentiments: SentimentTotals[];
+  /** Suggestions no lexicon scored, inside the `neutral` of sentiments (countUnscored). */
+  unscored: number;
   /** Created in the last 7 and 30 days. */
   recentSuggestions: number[];
   recentIssues: number[];
@@ -31,21 +34,24 @@ export interface Overview {
 
 /**
  * Every figure comes from the counters (src/counts), so the overview costs the same for a business
- * with ten suggestions or a million.
+ * with ten suggestions or a million; but the unscored suggestions, counted on their rows through a
+ * partial index that holds only them.
  */
 export async function analyticsOverview(pool: pg.Pool, businessId: string): Promise<Overview> {
   const now = Date.now();
   const windows = [new Date(now - 7 * DAY_MS), new Date(now - 30 * DAY_MS)];
-  const [suggestions, issues, sentiments, recentSuggestions, recentIssues, activity, page] = await Promise.all([
-    countByStatus(pool, businessId, 'suggestion'),
-    countByStatus(pool, businessId, 'issue'),
-    sentimentTotals(pool, businessId),
-    countCreatedSince(pool, 'suggestion', businessId, windows, { inclusive: true }),
-    countCreatedSince(pool, 'issue', businessId, windows, { inclusive: true }),
-    latestActivity(pool, businessId, RECENT_ACTIVITY),
-    pageFiguresByLocation(pool, businessId),
-  ]);
-  return { suggestions, issues, sentiments, recentSuggestions, recentIssues, activity, page };
+  const [suggestions, issues, sentiments, unscored, recentSuggestions, recentIssues, activity, page] =
+    await Promise.all([
+      countByStatus(pool, businessId, 'suggestion'),
+      countByStatus(pool, businessId, 'issue'),
+      sentimentTotals(pool, businessId),
+      countUnscored(pool, businessId),
+      countCreatedSince(pool, 'suggestion', businessId, windows, { inclusive: true }),
+      countCreatedSince(pool, 'issue', businessId, windows, { inclusive: true }),
+      latestActivity(pool, businessId, RECENT_ACTIVITY),
+      pageFiguresByLocation(pool, businessId),
+    ]);
+  return { suggestions, issues, sentiments, unscored, recentSuggestions, recentIssues, activity, page };
 }
 
 /** The most history entries a page shows for one suggestion or issue. */

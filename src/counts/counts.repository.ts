@@ -133,3 +133,22 @@ export async function sentimentTotals(db: Queryable, businessId: string): Promis
   );
   return rows;
 }
+
+/**
+ * Suggestions no lexicon scored (their language has none, or none was detected): stored `neutral`
+ * with a null sentiment_lexicon, and counted apart from neutral by analytics. Merged ones are left
+ * out, as the counters leave them; a partial index holds just these rows (migrations/0057).
+ */
+export async function countUnscored(db: Queryable, businessId: string): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    /* sql */ `
+    SELECT count(*)::int AS count
+    FROM suggestions
+    WHERE business_id = $1
+      AND sentiment_lexicon IS NULL
+      AND sentiment = 'neutral'
+      AND merged_into IS NULL`,
+    [businessId],
+  );
+  return rows[0]?.count ?? 0;
+}

@@ -103,10 +103,17 @@ export function analyticsPages(services: Services): Router {
         title: t('app.analytics.sentiment'),
         groupLabel: t('app.analytics.sentiment_column'),
         series: [{ name: suggestions, fill: FILLS[0]! }],
-        groups: SENTIMENTS.map((s) => ({
-          label: label(s),
-          values: [overview.sentiments.find((row) => row.sentiment === s)?.count ?? 0],
-        })),
+        // those no lexicon scored (stored neutral) are a group of their own, not part of neutral
+        groups: [
+          ...SENTIMENTS.map((s) => ({
+            label: label(s),
+            values: [
+              (overview.sentiments.find((row) => row.sentiment === s)?.count ?? 0) -
+                (s === 'neutral' ? overview.unscored : 0),
+            ],
+          })),
+          { label: label('unscored'), values: [overview.unscored] },
+        ],
       },
       {
         id: 'locations',

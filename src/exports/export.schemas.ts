@@ -48,6 +48,7 @@ export const exportIssuesQuery = z
   .strictObject({
     status: issueFilters.status,
     priority: issueFilters.priority,
+    lang: issueFilters.lang,
     since: issueFilters.since,
     ...exportParams,
   })

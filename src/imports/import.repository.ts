@@ -91,20 +91,22 @@ export interface IssueBatch {
   tags: string[];
   resolvedAt: (number | null)[];
   createdAt: number[];
+  /** Detected from the title and description (issueLanguage), null when unsure. */
+  language: (string | null)[];
 }
 
 export async function insertImportedIssues(db: Queryable, businessId: string, b: IssueBatch): Promise<number> {
   const { rowCount } = await db.query(
     /* sql */ `
     INSERT INTO issues (id, business_id, import_key, title, description, status, priority, customer_name,
-      customer_email, is_anonymous, tags, source, resolved_at, created_at, updated_at)
+      customer_email, is_anonymous, tags, source, resolved_at, created_at, updated_at, language)
     SELECT t.id, $1, t.import_key, t.title, t.description, t.status, t.priority, t.customer_name,
       t.customer_email, t.customer_name IS NULL AND t.customer_email IS NULL, t.tags::text[], 'import',
-      ${EPOCH_MS} t.resolved_ms, ${EPOCH_MS} t.created_ms, ${EPOCH_MS} t.created_ms
+      ${EPOCH_MS} t.resolved_ms, ${EPOCH_MS} t.created_ms, ${EPOCH_MS} t.created_ms, t.language
     FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::issue_status[], $8::priority[],
-      $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[])
+      $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::text[])
       AS t (id, import_key, source_id, title, description, status, priority, customer_name,
-        customer_email, tags, resolved_ms, created_ms)
+        customer_email, tags, resolved_ms, created_ms, language)
     WHERE NOT EXISTS (
       SELECT 1
       FROM issues i
@@ -125,6 +127,7 @@ export async function insertImportedIssues(db: Queryable, businessId: string, b:
       b.tags,
       b.resolvedAt,
       b.createdAt,
+      b.language,
     ],
   );
   return rowCount ?? 0;

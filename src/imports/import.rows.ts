@@ -88,7 +88,7 @@ export const IMPORTED_FIELDS = {
 } as const;
 const KNOWN_UNUSED = {
   suggestions: ['sentiment', 'sentiment_score', 'language', 'sentiment_lexicon', 'updated_at', 'merged_into'],
-  issues: ['assignee_id', 'updated_at'],
+  issues: ['language', 'assignee_id', 'updated_at'],
 };
 
 export type SuggestionInput = z.output<typeof ROW_SCHEMAS.suggestions>;

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import { withTransaction, type Queryable } from '../db/database.js';
 import { recordActivity } from '../outbox/outbox.service.js';
 import { newId } from '../shared/ids.js';
+import { issueLanguage } from '../issues/issue-language.js';
 import { detectLanguage } from '../suggestions/language.js';
 import { analyzeSentiment } from '../suggestions/sentiment.js';
 import { DEFAULT_TAG_COLOR } from '../tags/tag.schemas.js';
@@ -63,10 +64,13 @@ async function writeBatch(db: Queryable, businessId: string, rows: ImportedRow[]
   };
   if (rows[0]?.kind === 'issues') {
     const items = rows.map((row) => (row as Extract<ImportedRow, { kind: 'issues' }>).item);
+    const descriptions = items.map((item) => item.description ?? '');
     return insertImportedIssues(db, businessId, {
       ...common,
       title: items.map((item) => item.title),
-      description: items.map((item) => item.description ?? ''),
+      description: descriptions,
+      // detected as a create does (issueLanguage)
+      language: items.map((item, i) => issueLanguage(item.title, descriptions[i]!)),
       status: items.map((item) => item.status ?? 'open'),
       priority: items.map((item) => item.priority ?? 'medium'),
       resolvedAt: items.map((item) => item.resolved_at?.getTime() ?? null),

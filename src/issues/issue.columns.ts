@@ -10,6 +10,8 @@ export interface IssueRow {
   description: string;
   status: IssueStatus;
   priority: Priority;
+  /** The title and description's language (ISO 639-1), detected when written (migrations/0057). */
+  language: string | null;
   assignee_id: string | null;
   customer_name: string | null;
   customer_email: string | null;
@@ -33,6 +35,19 @@ export const ISSUE_COLUMN_MAP = {
   description: { shownIn: 'list', schema: z.string() },
   status: { shownIn: 'list', schema: issueStatus },
   priority: { shownIn: 'list', schema: priority },
+  language: {
+    shownIn: 'list',
+    schema: z
+      .string()
+      .regex(/^[a-z]{2}$/)
+      .nullable()
+      .meta({
+        description:
+          'The title and description’s language (ISO 639-1), detected when written or edited; null when the ' +
+          'detector is not sure',
+        examples: ['de'],
+      }),
+  },
   assignee_id: { shownIn: 'list', schema: uuid.nullable().meta({ description: 'Null when unassigned' }) },
   customer_name: { shownIn: 'list', schema: z.string().nullable() },
   customer_email: { shownIn: 'list', schema: z.string().nullable() },

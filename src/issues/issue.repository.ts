@@ -29,6 +29,8 @@ export interface IssueFilter extends ListFilter {
   status?: IssueStatus;
   priority?: Priority;
   assigneeId?: string;
+  /** The title and description's detected language (ISO 639-1): counted on the rows. */
+  lang?: string;
   /** Tag names as the items carry them (tagFilterOf): every one must match. */
   tag?: string[];
 }
@@ -48,6 +50,7 @@ const issues = defineListing<IssueRow, IssueFilter, keyof typeof SORT_COLUMNS>({
     status: ['status = ?', 'key'],
     priority: ['priority = ?', 'key'],
     assigneeId: ['assignee_id = ?', 'key'],
+    lang: ['language = ?', 'rows'],
     tag: [TAG_CONDITION, 'tag', 'per-value'],
     ...LIST_FILTER_FIELDS,
   },
@@ -77,6 +80,8 @@ export interface NewIssueRow {
   customerEmail: string | null;
   locationId: string | null;
   source: EntrySource;
+  /** Detected from the title and description (issueLanguage), null when unsure. */
+  language: string | null;
   /** Resolved names, sorted (resolveTagNames); none when absent. */
   tags?: string[];
 }
@@ -88,6 +93,8 @@ export interface IssueChanges {
   resolvedAt: ResolvedAtChange;
   /** The whole new set, resolved and sorted; absent keeps it. */
   tags?: string[];
+  /** A new title and description with their detected language; absent keeps all three. */
+  text?: { title: string; description: string; language: string | null };
 }
 
 type Recorded = { row: IssueRow; queued: number } | null;
@@ -118,6 +125,7 @@ export async function insertRecordedIssue(
     issue.locationId,
     issue.source,
     issue.tags ?? [],
+    issue.language,
   ];
   const records_ = recordsSql('$1::uuid', params, records, {
     from: 'changed',
@@ -130,8 +138,8 @@ export async function insertRecordedIssue(
     /* sql */ `
     WITH changed AS (
       INSERT INTO issues (id, business_id, title, description, status, priority, assignee_id, customer_name,
-        customer_email, is_anonymous, location_id, source, tags, resolved_at)
-      SELECT $2, $1, $3, $4, $5::issue_status, $6, $7, $8, $9, $10, $11, $12, $13::text[],
+        customer_email, is_anonymous, location_id, source, tags, language, resolved_at)
+      SELECT $2, $1, $3, $4, $5::issue_status, $6, $7, $8, $9, $10, $11, $12, $13::text[], $14,
         CASE WHEN $5::issue_status = 'resolved' THEN now() END
       WHERE ${ASSIGNABLE('$7')}
       RETURNING ${COLUMNS}
@@ -172,6 +180,10 @@ export async function updateRecordedIssue(
     JSON.stringify(recordedData.changes),
     recordedData.resolvedAtBefore,
     changes.tags ?? null,
+    changes.text !== undefined,
+    changes.text?.title ?? null,
+    changes.text?.description ?? null,
+    changes.text?.language ?? null,
   ];
   const resolvedAt = isoText('resolved_at');
   const records_ = recordsSql('$1::uuid', params, records, {
@@ -194,6 +206,9 @@ export async function updateRecordedIssue(
           priority = COALESCE($4, priority),
           assignee_id = $5,
           tags = COALESCE($10::text[], tags),
+          title = CASE WHEN $11::boolean THEN $12 ELSE title END,
+          description = CASE WHEN $11::boolean THEN $13 ELSE description END,
+          language = CASE WHEN $11::boolean THEN $14 ELSE language END,
           resolved_at = CASE $6 WHEN 'stamp' THEN clock_timestamp() WHEN 'clear' THEN NULL ELSE resolved_at END,
           updated_at = clock_timestamp()
       WHERE business_id = $1

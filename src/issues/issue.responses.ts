@@ -13,6 +13,7 @@ const listItemExample: z.infer<typeof issueListItem> = {
   description: 'Since this morning the terminal at the counter declines every tap; chip and PIN still work.',
   status: 'assigned',
   priority: 'high',
+  language: 'en',
   assignee_id: EXAMPLE.memberId,
   customer_name: null,
   customer_email: null,

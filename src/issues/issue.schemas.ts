@@ -21,6 +21,13 @@ import { ISSUE_SORTS } from './issue.repository.js';
 export const issueFilters = {
   status: issueStatus.optional(),
   priority: priority.optional(),
+  lang: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .optional()
+    .meta({
+      description: 'Only those whose title and description were detected in this language (ISO 639-1, `language`)',
+    }),
   since: isoInstant.optional(),
   q: searchParam.optional(),
   tag: tagFilter.optional(),
@@ -63,8 +70,16 @@ export const createIssueBody = z
   });
 export type CreateIssueBody = z.output<typeof createIssueBody>;
 
-/** `assignee_id: null` unassigns; leaving it out keeps the assignee. */
+/**
+ * `assignee_id: null` unassigns; leaving it out keeps the assignee. A new title or description detects
+ * the issue's language again.
+ */
 export const updateIssueBody = patchBody({
+  title: oneLine(ISSUE_TITLE_MAX).optional(),
+  // empty (or only white space) clears it, as a create's does; absent keeps it
+  description: optionalText(ISSUE_DESCRIPTION_MAX)
+    .transform((value) => value ?? '')
+    .optional(),
   status: issueStatus.optional(),
   priority: priority.optional(),
   assignee_id: uuid.nullable().optional(),

@@ -8,6 +8,7 @@ import { fieldChanges } from '../shared/changes.js';
 import { newId } from '../shared/ids.js';
 import { nextTags, resolveTagNames, tagChange, tagFilterOf, withTags } from '../tags/tag.service.js';
 import type { ChangeItemTagsBody } from '../tags/tag.schemas.js';
+import { issueLanguage } from './issue-language.js';
 import { nextIssueState } from './issue-state.js';
 import {
   findIssue,
@@ -75,6 +76,7 @@ async function insertIssue(
       customerEmail: input.customer_email ?? null,
       locationId: null,
       source: principal.kind === 'api_key' ? 'api' : 'dashboard',
+      language: issueLanguage(input.title, input.description),
       tags,
     },
     recordsOf(principal, { type: 'issue.created', entityType: 'issue' }, 'issue.created'),
@@ -105,14 +107,26 @@ export async function changeIssue(
       { status: before.status, assigneeId: before.assignee_id },
       { status: changes.status, assigneeId: changes.assignee_id },
     );
-    const from = { status: before.status, priority: before.priority, assignee_id: before.assignee_id };
+    // A new title or description: the language is detected again from the two as they will be.
+    const text = textChange(before, changes);
+    const from = {
+      status: before.status,
+      priority: before.priority,
+      assignee_id: before.assignee_id,
+      ...(text && { title: before.title, description: before.description, language: before.language }),
+    };
     // What the update writes (the row is locked); resolved_at's change is read from the row it writes.
-    const to = { status: next.status, priority: changes.priority ?? before.priority, assignee_id: next.assigneeId };
+    const to = {
+      status: next.status,
+      priority: changes.priority ?? before.priority,
+      assignee_id: next.assigneeId,
+      ...text,
+    };
     const updated = await updateRecordedIssue(
       tx,
       businessId,
       id,
-      { ...next, priority: changes.priority, tags },
+      { ...next, priority: changes.priority, tags, text },
       recordsOf(principal, { type: 'issue.updated', entityType: 'issue' }, 'issue.updated'),
       {
         ...withTags({ activity: { from, to }, changes: fieldChanges(from, to) }, tags && tagChange(before.tags, tags)),
@@ -124,6 +138,14 @@ export async function changeIssue(
     afterRecorded(updated.queued);
     return updated.row;
   });
+}
+
+/** The title, description and language an edit gives the issue; undefined when it changes neither text. */
+function textChange(before: IssueRow, changes: UpdateIssueBody) {
+  if (changes.title === undefined && changes.description === undefined) return undefined;
+  const title = changes.title ?? before.title;
+  const description = changes.description ?? before.description;
+  return { title, description, language: issueLanguage(title, description) };
 }
 
 /**

@@ -640,6 +640,7 @@ describe('analytics', () => {
       ['Positive', '2'],
       ['Neutral', '0'],
       ['Negative', '1'],
+      ['Not scored', '0'],
     ]);
     expect(tableOf(res.text, 'funnel')).toEqual([
       ['Pending', '2'],

@@ -146,7 +146,7 @@ describe('CSV exports', () => {
     const res = await csvOf('issues', t.read, { status: 'closed' });
     expect(res.status).toBe(200);
     expect(res.text).toBe(
-      'id,title,description,status,priority,assignee_id,customer_name,customer_email,tags,resolved_at,created_at,updated_at\r\n',
+      'id,title,description,status,priority,language,assignee_id,customer_name,customer_email,tags,resolved_at,created_at,updated_at\r\n',
     );
   });
 
@@ -202,7 +202,7 @@ describe('CSV exports', () => {
     });
     const res = await csvOf('suggestions', t.read);
     const line = res.text.split('\r\n')[1]!;
-    expect(line).toContain(`,"'-5 stars, never again",pending,medium,negative,-0.75,,,,,0,`);
+    expect(line).toContain(`,"'-5 stars, never again",pending,medium,negative,-0.75,en,en,,,0,`);
     const [row] = records(res.text);
     expect(row).toMatchObject({ content: "'-5 stars, never again", sentiment_score: '-0.75', upvote_count: '0' });
     expect(Number(row!.sentiment_score)).toBe(-0.75);

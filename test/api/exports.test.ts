@@ -8,14 +8,14 @@ import {
   buildTenant,
   removeBusiness,
 } from '../support/factories.js';
-import { SPEC_ISSUE_LIST_FIELDS, SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
+import { SPEC_ISSUE_LIST_FIELDS, SPEC_SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
 
 const ctx = useTestApp();
 
 type Item = Record<string, unknown> & { id: string; created_at: string };
 
 // an export also says which suggestion each is merged into (issue 33)
-const SUGGESTION_FIELDS = [...SUGGESTION_LIST_FIELDS, 'merged_into'];
+const SUGGESTION_FIELDS = [...SPEC_SUGGESTION_LIST_FIELDS, 'merged_into'];
 const ISSUE_FIELDS = SPEC_ISSUE_LIST_FIELDS;
 
 const exportOf = (resource: 'suggestions' | 'issues', key: string, query: Record<string, string> = {}) =>

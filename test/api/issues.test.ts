@@ -121,7 +121,7 @@ describe('GET /api/v1/issues/:id', () => {
     const issue = await buildIssue(ctx.db, t.business.id, { customerEmail: 'c@example.com' });
     const res = await ctx.request().get(`/api/v1/issues/${issue.id}`).set('X-API-Key', t.read);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual([...LIST_FIELDS.slice(0, 9), 'is_anonymous', ...LIST_FIELDS.slice(9)]);
+    expect(Object.keys(res.body)).toEqual([...LIST_FIELDS.slice(0, 10), 'is_anonymous', ...LIST_FIELDS.slice(10)]);
     expect(res.body).toMatchObject({ id: issue.id, is_anonymous: false, customer_email: 'c@example.com' });
   });
 

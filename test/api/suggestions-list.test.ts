@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildTenant } from '../support/factories.js';
-import { SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
+import { SPEC_SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
 
 const ctx = useTestApp();
 
@@ -29,7 +29,7 @@ describe('GET /api/v1/suggestions', () => {
     expect(Object.keys(res.body)).toEqual(['data', 'total', 'page', 'limit']);
     expect(res.body).toMatchObject({ total: 2, page: 1, limit: 50 });
     expect(res.body.data.map((s: Item) => s.content)).toEqual(['second', 'first']);
-    expect(Object.keys(res.body.data[0])).toEqual(SUGGESTION_LIST_FIELDS);
+    expect(Object.keys(res.body.data[0])).toEqual(SPEC_SUGGESTION_LIST_FIELDS);
     expect(res.body.data[0]).not.toHaveProperty('is_anonymous');
     expect(res.body.data[1].id).toBe(created[0]!.id);
   });

@@ -2,11 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { buildBusiness, buildLocation, buildTenant } from '../support/factories.js';
-import { COMMENT_FIELDS, SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
+import { COMMENT_FIELDS, SPEC_SUGGESTION_LIST_FIELDS } from '../support/spec-fields.js';
 
 const ctx = useTestApp();
 
-const LIST_FIELDS = SUGGESTION_LIST_FIELDS;
+const LIST_FIELDS = SPEC_SUGGESTION_LIST_FIELDS;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function create(key: string, body: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 /**
  * The list fields of the spec (4.2 and 4.3), in its order, written out from the spec rather than taken
  * from the code: tests compare what the API sends against these, so a drift in the code shows. Issue 33
- * adds `tags` to both (docs/tags.md).
+ * adds `tags` to both (docs/tags.md); issue 43 `language` to both, and `sentiment_lexicon` to suggestions.
  */
 export const SPEC_SUGGESTION_LIST_FIELDS = [
   'id',
@@ -10,6 +10,8 @@ export const SPEC_SUGGESTION_LIST_FIELDS = [
   'priority',
   'sentiment',
   'sentiment_score',
+  'language',
+  'sentiment_lexicon',
   'customer_name',
   'customer_email',
   'upvote_count',
@@ -24,6 +26,7 @@ export const SPEC_ISSUE_LIST_FIELDS = [
   'description',
   'status',
   'priority',
+  'language',
   'assignee_id',
   'customer_name',
   'customer_email',
@@ -35,11 +38,3 @@ export const SPEC_ISSUE_LIST_FIELDS = [
 
 /** A comment as the API shows it (spec 2.3), and where a merge moved it from (issue 33: `merged_from`). */
 export const COMMENT_FIELDS = ['id', 'entity_type', 'entity_id', 'content', 'author_id', 'created_at', 'merged_from'];
-
-/**
- * A suggestion's fields as this service shows them: the spec's, with the detected `language` and the
- * `sentiment_lexicon` that scored it after the sentiment (docs/decisions.md, languages).
- */
-export const SUGGESTION_LIST_FIELDS = SPEC_SUGGESTION_LIST_FIELDS.flatMap((field) =>
-  field === 'sentiment_score' ? [field, 'language', 'sentiment_lexicon'] : [field],
-);
