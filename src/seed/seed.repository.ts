@@ -9,12 +9,14 @@ import type { CommentBatch, IssueBatch, SuggestionBatch } from './seed.rows.js';
 
 const EPOCH_MS = /* sql */ `timestamptz 'epoch' + interval '1 millisecond' *`;
 
+/** The seed's texts are English, scored with the English lexicon (seed.text.ts): their language and lexicon say so. */
 export async function insertSuggestionBatch(db: Queryable, businessId: string, b: SuggestionBatch): Promise<void> {
   await db.query(
     /* sql */ `
-    INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, customer_name,
-      customer_email, is_anonymous, upvote_count, visibility, review_state, location_id, source, created_at, updated_at)
-    SELECT id, $1, content, status, priority, sentiment, sentiment_score, customer_name,
+    INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score, language,
+      sentiment_lexicon, customer_name, customer_email, is_anonymous, upvote_count, visibility, review_state,
+      location_id, source, created_at, updated_at)
+    SELECT id, $1, content, status, priority, sentiment, sentiment_score, 'en', 'en', customer_name,
       customer_email, is_anonymous, upvote_count, visibility, review_state, location_id, 'import',
       ${EPOCH_MS} created_ms, ${EPOCH_MS} updated_ms
     FROM unnest($2::uuid[], $3::text[], $4::suggestion_status[], $5::priority[], $6::sentiment[], $7::real[],

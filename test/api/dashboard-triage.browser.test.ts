@@ -181,8 +181,9 @@ describe.each([
       await page.getByRole('link', { name: 'Analytics' }).click();
       await page.waitForLoadState();
       expect(await page.locator('svg.bars[role="img"]').count()).toBe(3);
-      expect(await page.locator('#chart-sentiment svg rect').count()).toBe(3);
-      expect(await page.locator('#chart-sentiment table tbody tr').count()).toBe(3);
+      // positive, neutral, negative, and what no lexicon scored
+      expect(await page.locator('#chart-sentiment svg rect').count()).toBe(4);
+      expect(await page.locator('#chart-sentiment table tbody tr').count()).toBe(4);
       expect(requested.every((url) => url.startsWith(served.base))).toBe(true);
       await check(page, 'analytics');
       await shoot(page, 'dashboard-analytics');

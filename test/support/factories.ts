@@ -268,9 +268,9 @@ export async function buildSuggestions(db: Database, businessId: string, count: 
   await db.pool.query(
     /* sql */ `
     INSERT INTO suggestions (id, business_id, content, status, priority, sentiment, sentiment_score,
-      is_anonymous, source, created_at, updated_at)
+      language, sentiment_lexicon, is_anonymous, source, created_at, updated_at)
     SELECT gen_random_uuid(), $1, $2 || ' ' || n, 'pending', 'medium', 'neutral', 0,
-      true, 'import', $3::timestamptz + n * interval '1 millisecond', $3::timestamptz + n * interval '1 millisecond'
+      'en', 'en', true, 'import', $3::timestamptz + n * interval '1 millisecond', $3::timestamptz + n * interval '1 millisecond'
     FROM generate_series(1, $4::int) AS n`,
     [businessId, options.text ?? 'bulk', options.startAt ?? BULK_START, count],
   );
