@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -236,6 +237,13 @@ describe('backup and restore', { timeout: budgetFor({ initdbs: 1 }) }, () => {
       .set('X-API-Key', tenant.write)
       .send({ content: 'New after the move' });
     expect(created.status).toBe(201);
+    // The feed lists a write once no transaction that began before it is still open: on a shared,
+    // busy cluster that can be a moment after its commit. Bounded wait (10 s) until it is listed.
+    for (let tries = 0; tries < 100; tries++) {
+      const listed = await moved.get('/api/v1/events?limit=100').set('X-API-Key', tenant.read);
+      if (JSON.stringify(listed.body.data).includes(created.body.id as string)) break;
+      await sleep(100);
+    }
     const rest = await moved
       .get(`/api/v1/events?limit=100&after=${first.body.next_cursor}`)
       .set('X-API-Key', tenant.read);
