@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { Database } from '../../src/db/database.js';
@@ -12,7 +13,7 @@ import { createRateLimiters } from '../../src/http/rate-limit.js';
 import { capturingLogger } from '../support/app.js';
 import { testMode } from '../support/database.js';
 import { buildTenant } from '../support/factories.js';
-import { FORMATION_START_MS, startFormation, type Formation } from '../support/formation.js';
+import { FORMATION_START_MS, startFormation, type Formation, type FormationEvent } from '../support/formation.js';
 
 /**
  * A real failover (issue 45): a pg_auto_failover formation (test/support/formation.ts), the app on
@@ -52,15 +53,10 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
   let db: Database;
   let server: Server;
   let base: string;
-  let apiKey: string;
-  let businessId: string;
 
   beforeAll(async () => {
     db = openPostgres(formation!.uri, () => undefined, 10, { connectTimeoutMs: 2_000 });
     await migrate(db.pool);
-    const tenant = await buildTenant(db);
-    apiKey = tenant.write;
-    businessId = tenant.business.id;
     const rateLimiters = createRateLimiters({ limit: 1_000_000, failedAuthLimit: 1_000_000, logger });
     server = createApp({ db, logger, rateLimiters }).listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -74,7 +70,7 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
   }, 120_000);
 
   /** One write until acknowledged (the same key every try), or MAX_TRIES. */
-  async function write(round: Round, client: number, n: number): Promise<void> {
+  async function write(apiKey: string, round: Round, client: number, n: number): Promise<void> {
     const key = randomUUID();
     let refusedOnce = false;
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
@@ -112,11 +108,11 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
   }
 
   /** Clients writing until `stop` says so (and at most MAX_WRITES writes in all). */
-  async function writeWhile(round: Round, running: () => boolean): Promise<void> {
+  async function writeWhile(apiKey: string, round: Round, running: () => boolean): Promise<void> {
     let n = 0;
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, client) => {
-        while (running() && n < MAX_WRITES) await write(round, client, n++);
+        while (running() && n < MAX_WRITES) await write(apiKey, round, client, n++);
       }),
     );
   }
@@ -126,45 +122,131 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
     return nodes.find((node) => node.reported === 'primary')?.port;
   }
 
-  async function failoverUnderWrites(label: string): Promise<void> {
-    const before = await primaryPort();
-    const round: Round = { acknowledged: new Map(), refused: 0, dropped: 0, retriedAcross: 0, acceptedAt: [] };
-    let running = true;
-    let promotedAt: number | undefined;
-    const writing = writeWhile(round, () => running);
-    await sleep(2_000);
-    const failing = formation!.failover();
-    // When the monitor first reports the other node as primary, polled every 250 ms (bounded).
-    for (let attempt = 0; attempt < 720 && !promotedAt; attempt++) {
-      const nodes = await formation!.state().catch(() => []);
-      if (nodes.some((node) => node.port !== before && ['wait_primary', 'primary'].includes(node.reported))) {
-        promotedAt = Date.now();
-      } else await sleep(250);
-    }
-    await failing;
-    // Writes go on until one has been accepted 10 s past the promotion (or the bound).
-    for (let attempt = 0; attempt < 150 && Date.now() - (promotedAt ?? 0) < 10_000; attempt++) await sleep(100);
-    await sleep(2_000);
-    running = false;
-    await writing;
-
-    const after = await primaryPort();
-    expect(promotedAt).toBeDefined();
-    expect(after).not.toBe(before);
-    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM suggestions WHERE business_id = $1', [
-      businessId,
-    ]);
-    return report(label, round, rows, promotedAt!);
+  /**
+   * Whether the formation was replicating asynchronously at some moment of a round: the old primary
+   * reported or was assigned `wait_primary` (pg_auto_failover's answer to a standby it thinks unhealthy:
+   * commits stop waiting for the standby), or no standby was synchronous when the failover was asked
+   * for. A commit acknowledged then may be missing after the failover by the formation's own design
+   * (docs/operations.md); such a round proves nothing about the service and is run again.
+   */
+  function asynchronousMoments(events: FormationEvent[], primary: number | undefined, from: number, to: number) {
+    return events.filter(
+      (event) =>
+        event.at >= from &&
+        event.at <= to &&
+        ((event.port === primary && [event.reported, event.assigned].includes('wait_primary')) ||
+          (event.port !== primary && [event.reported, event.assigned].includes('catchingup'))),
+    );
   }
 
-  const allAcknowledged = new Set<string>();
+  /** A round of writes across one failover; at most three rounds when the formation was not synchronous. */
+  async function failoverUnderWrites(label: string): Promise<void> {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await settled();
+      const tenant = await buildTenant(db);
+      const before = await primaryPort();
+      const round: Round = { acknowledged: new Map(), refused: 0, dropped: 0, retriedAcross: 0, acceptedAt: [] };
+      const roundAt = Date.now();
+      let running = true;
+      let promotedAt: number | undefined;
+      const writing = writeWhile(tenant.write, round, () => running);
+      await sleep(2_000);
+      const standbys = await synchronousStandbys(before);
+      const failing = formation!.failover();
+      // When the monitor first reports the other node as primary, polled every 250 ms (bounded).
+      for (let poll = 0; poll < 720 && !promotedAt; poll++) {
+        const nodes = await formation!.state().catch(() => []);
+        if (nodes.some((node) => node.port !== before && ['wait_primary', 'primary'].includes(node.reported))) {
+          promotedAt = Date.now();
+        } else await sleep(250);
+      }
+      await failing;
+      // Writes go on until one has been accepted 10 s past the promotion (or the bound).
+      for (let poll = 0; poll < 150 && Date.now() - (promotedAt ?? 0) < 10_000; poll++) await sleep(100);
+      await sleep(2_000);
+      running = false;
+      await writing;
 
-  function report(label: string, round: Round, rows: { id: string }[], promotedAt: number): void {
-    for (const id of round.acknowledged.values()) allAcknowledged.add(id);
+      const after = await primaryPort();
+      expect(promotedAt).toBeDefined();
+      expect(after).not.toBe(before);
+      const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM suggestions WHERE business_id = $1', [
+        tenant.business.id,
+      ]);
+      const stored = new Set(rows.map((row) => row.id));
+      const missing = [...round.acknowledged.values()].filter((id) => !stored.has(id));
+      if (missing.length > 0) {
+        const events = await formation!.events();
+        const moments = asynchronousMoments(events, before, roundAt, promotedAt!);
+        const log = events
+          .filter((event) => event.at >= roundAt - 1_000)
+          .map(
+            (event) =>
+              `  ${event.at - roundAt} ms: ${event.port} ${event.reported}/${event.assigned} ${event.description}`,
+          )
+          .join('\n');
+        const times = missing.map(madeAt).sort((a, b) => a - b);
+        console.warn(
+          `failover ${label}, round ${attempt}: ${missing.length} acknowledged writes missing, made from ` +
+            `${times[0]! - roundAt} ms to ${times.at(-1)! - roundAt} ms into the round (failover asked at ` +
+            `${(promotedAt ?? roundAt) - roundAt} ms at the latest); synchronous standbys when it was asked: ` +
+            `${standbys.length > 0 ? standbys.join(', ') : 'none'}; the monitor's events:\n${log}`,
+        );
+        if (moments.length > 0 || standbys.length === 0) continue;
+      }
+      await report(label, round, rows, promotedAt!);
+      judged.push({ businessId: tenant.business.id, ids: new Set(round.acknowledged.values()) });
+      return;
+    }
+    throw new Error(`failover ${label}: the formation replicated asynchronously in three rounds running`);
+  }
+
+  /** The standbys whose flush a commit on the primary at `port` waits for (pg_auto_failover's sync replication). */
+  async function synchronousStandbys(port: number | undefined): Promise<string[]> {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ name: string }>(
+        `SELECT application_name AS name FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')`,
+      );
+      return rows.map((row) => row.name);
+    } catch {
+      return [];
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** Until the monitor reports one primary and one secondary, both where assigned (bounded, 120 s). */
+  async function settled(): Promise<void> {
+    for (let poll = 0; poll < 480; poll++) {
+      const nodes = await formation!.state().catch(() => []);
+      const states = nodes.map((node) => `${node.reported}/${node.assigned}`).sort();
+      if (states.join() === 'primary/primary,secondary/secondary') return;
+      await sleep(250);
+    }
+    throw new Error('the formation did not settle on a primary and a secondary');
+  }
+
+  /** When a UUIDv7 id was made (its first 48 bits, ms since epoch). */
+  const madeAt = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+
+  /** The rounds judged so far: a later failover must not lose what an earlier one kept. */
+  const judged: { businessId: string; ids: Set<string> }[] = [];
+
+  async function report(label: string, round: Round, rows: { id: string }[], promotedAt: number): Promise<void> {
     const stored = new Set(rows.map((row) => row.id));
     // Every acknowledged id is there, and nothing else: no retried key made a second suggestion.
-    expect([...allAcknowledged].filter((id) => !stored.has(id))).toEqual([]);
-    expect(rows.length).toBe(allAcknowledged.size);
+    expect([...round.acknowledged.values()].filter((id) => !stored.has(id))).toEqual([]);
+    expect(rows.length).toBe(round.acknowledged.size);
+    for (const earlier of judged) {
+      const { rows: kept } = await db.pool.query<{ id: string }>('SELECT id FROM suggestions WHERE business_id = $1', [
+        earlier.businessId,
+      ]);
+      expect(kept.length).toBe(earlier.ids.size);
+      expect(kept.every((row) => earlier.ids.has(row.id))).toBe(true);
+    }
     expect(new Set(round.acknowledged.values()).size).toBe(round.acknowledged.size);
     expect(round.dropped).toBe(0);
     expect(round.retriedAcross).toBeGreaterThan(0);
@@ -180,13 +262,13 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
         `(${round.retriedAcross} writes retried across with their key, one suggestion each), ` +
         `${recoverSeconds.toFixed(1)} s from first refused to first accepted write, ` +
         `${sincePromotion.toFixed(1)} s after the monitor was seen reporting the promotion (polled), ` +
-        `${afterPromotion} acknowledged after it; ${rows.length} suggestions stored in all`,
+        `${afterPromotion} acknowledged after it; ${rows.length} suggestions stored`,
     );
   }
 
   it('When the primary fails over under continuous writes, and back, then every acknowledged write is there once and writes resume within 10 s', async () => {
-    await failoverUnderWrites('1 (node 1 -> node 2)');
-    await failoverUnderWrites('2 (back)');
+    await failoverUnderWrites('1');
+    await failoverUnderWrites('2 (back again)');
     const health = await fetch(`${base}/health`);
     expect(health.status).toBe(200);
     expect(((await health.json()) as { primary?: string }).primary).toBe(`127.0.0.1:${await primaryPort()}`);

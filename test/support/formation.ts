@@ -25,6 +25,15 @@ export interface NodeState {
   readonly assigned: string;
 }
 
+/** One line of the monitor's event log: a node's reported and assigned state at a moment. */
+export interface FormationEvent {
+  readonly at: number; // ms since epoch
+  readonly port: number;
+  readonly reported: string;
+  readonly assigned: string;
+  readonly description: string;
+}
+
 export interface Formation {
   /** `pg_autoctl show uri --formation default`, with the user and sslmode the test needs. */
   readonly uri: string;
@@ -32,6 +41,8 @@ export interface Formation {
   state(): Promise<NodeState[]>;
   /** `pg_autoctl perform failover`: returns when the monitor has a new primary. */
   failover(): Promise<void>;
+  /** The monitor's last events (`pg_autoctl show events --json`), oldest first. */
+  events(): Promise<FormationEvent[]>;
   /** Kills every process it started and deletes its directory. */
   remove(): Promise<void>;
 }
@@ -101,6 +112,28 @@ export async function startFormation(database: string): Promise<Formation | stri
     },
     async failover() {
       await tools.asPostgres(['perform', 'failover', '--pgdata', monitorData], 180_000);
+    },
+    async events() {
+      const { stdout } = await tools.asPostgres(
+        ['show', 'events', '--count', '200', '--json', '--pgdata', monitorData],
+        30_000,
+      );
+      const events = JSON.parse(stdout) as {
+        eventtime: string;
+        nodeport: number;
+        reportedstate: string;
+        goalstate: string;
+        description: string;
+      }[];
+      return events
+        .map((event) => ({
+          at: Date.parse(event.eventtime),
+          port: event.nodeport,
+          reported: event.reportedstate,
+          assigned: event.goalstate,
+          description: event.description,
+        }))
+        .sort((a, b) => a.at - b.at);
     },
     async remove() {
       for (const child of children) {
