@@ -191,6 +191,16 @@ export function poolDatabase(mode: Database['mode'], pool: pg.Pool, onClose: () 
   };
 }
 
+/**
+ * COMMIT, refusing PostgreSQL's answer to a transaction that an earlier error aborted: it says
+ * "ROLLBACK" instead of failing, and such a write must never be acknowledged as done.
+ */
+export async function commit(client: Pick<pg.ClientBase, 'query'>): Promise<void> {
+  const { command } = await client.query('COMMIT');
+  if (command === 'ROLLBACK')
+    throw new Error('the transaction was rolled back at its commit: a statement in it had failed');
+}
+
 /** Runs `work` in a transaction: its own, or the request transaction open on `pool`, which it then joins. */
 export async function withTransaction<T>(pool: pg.Pool, work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
   const joined = joinedClient(pool);
@@ -200,7 +210,7 @@ export async function withTransaction<T>(pool: pg.Pool, work: (tx: pg.PoolClient
   try {
     await client.query('BEGIN');
     const result = await work(client);
-    await client.query('COMMIT');
+    await commit(client);
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch((rollbackError: unknown) => {

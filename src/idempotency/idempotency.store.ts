@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { runInTransaction } from '../db/database.js';
+import { commit, runInTransaction } from '../db/database.js';
 import { HttpError } from '../errors/http-error.js';
 import { fingerprintOf, scopeOf, type KeyedRequest } from './idempotency.key.js';
 import {
@@ -153,7 +153,7 @@ export class Claim {
       const now = this.store.options.now();
       const cutoff = this.store.cutoff(now);
       if (await insertIdempotencyRow(this.client, this.scope, this.fingerprint, response, now, cutoff)) {
-        await this.client.query('COMMIT');
+        await commit(this.client);
         return 'committed' as const;
       }
       await this.client.query('ROLLBACK');

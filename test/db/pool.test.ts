@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createPool } from '../../src/db/database.js';
-import { testMode } from '../support/database.js';
+import { createPool, withTransaction } from '../../src/db/database.js';
+import { openTestDatabase, testMode } from '../support/database.js';
 
 describe.runIf(testMode() === 'postgres')('pool resilience (PostgreSQL)', () => {
   it('When the backend of a checked-out connection is terminated, then the error is reported, never thrown', async () => {
@@ -16,6 +16,25 @@ describe.runIf(testMode() === 'postgres')('pool resilience (PostgreSQL)', () => 
       expect((await pool.query('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }]);
     } finally {
       await pool.end();
+    }
+  });
+});
+
+describe('transactions', () => {
+  it('When a statement inside a transaction failed and its error was swallowed, then the commit fails instead of reporting success', async () => {
+    const db = await openTestDatabase();
+    try {
+      await expect(
+        withTransaction(db.pool, async (tx) => {
+          await tx.query('SELECT 1/0').catch(() => undefined);
+          return 'done';
+        }),
+      ).rejects.toThrow(/rolled back at its commit/);
+      expect(await withTransaction(db.pool, async (tx) => (await tx.query('SELECT 1 AS one')).rows[0])).toEqual({
+        one: 1,
+      });
+    } finally {
+      await db.close();
     }
   });
 });
