@@ -62,11 +62,13 @@ class PreparingClient extends pg.Client {
 }
 
 /**
- * The client class a PostgreSQL pool makes: PreparingClient, telling `onConnectFailed` when it
- * cannot connect (a pool over several hosts then looks for the one to use).
+ * The client class a PostgreSQL pool makes: PreparingClient, telling `onHostSuspect` when it cannot
+ * connect, or when its host refuses a write for being read-only (a primary demoted under it): a pool
+ * over several hosts then looks for the one to use. Such a connection is ended at once, so it is
+ * never handed out again (its transaction's ROLLBACK fails, and it is released as broken).
  */
-export function preparingClient(onConnectFailed?: () => void): typeof pg.Client {
-  if (!onConnectFailed) return PreparingClient;
+export function preparingClient(onHostSuspect?: () => void): typeof pg.Client {
+  if (!onHostSuspect) return PreparingClient;
   return class ReportingClient extends PreparingClient {
     // pg-pool connects with a callback; the promise form is kept for anyone else.
     override connect(...args: unknown[]): never {
@@ -74,17 +76,33 @@ export function preparingClient(onConnectFailed?: () => void): typeof pg.Client 
       const connect = super.connect.bind(this) as (...connectArgs: unknown[]) => never;
       if (callback) {
         return connect((err?: Error) => {
-          if (err) onConnectFailed();
+          if (err) onHostSuspect();
           callback(err);
         });
       }
       return (connect() as Promise<void>).catch((err: unknown) => {
-        onConnectFailed();
+        onHostSuspect();
         throw err;
       }) as never;
     }
+
+    override query(...args: unknown[]): never {
+      const result = (super.query as (...queryArgs: unknown[]) => unknown)(...args);
+      if (result instanceof Promise) {
+        // The caller handles the rejection; this only watches it.
+        result.catch((err: unknown) => {
+          if ((err as { code?: string }).code !== READ_ONLY_SQL_TRANSACTION) return;
+          onHostSuspect();
+          void this.end().catch(() => undefined);
+        });
+      }
+      return result as never;
+    }
   };
 }
+
+/** PostgreSQL's read_only_sql_transaction: a write sent to a host that takes none. */
+export const READ_ONLY_SQL_TRANSACTION = '25006';
 
 /**
  * Runs a built statement: as a prepared statement, or, when `perValue`, planned for its values every

@@ -22,6 +22,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown (pg_terminate_backend)
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '25006', // read_only_sql_transaction: a write reached a host that is (now) a standby or read-only
   '08000',
   '08003',
   '08006',

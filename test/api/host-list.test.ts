@@ -93,4 +93,48 @@ describe.skipIf(!standby)('A DATABASE_URL naming several hosts (a standby, a clo
     expect(health.headers['retry-after']).toBe('1');
     expect(health.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
   });
+
+  it("When a pooled connection's host turns read-only under it, then that write is a 503 with Retry-After, and the next goes through on a new connection", async () => {
+    const t = await buildTenant(db);
+    const one = openPostgres(hostListUrl([primaryPort]), () => undefined, 1);
+    try {
+      const app = createApp({ db: one, logger, rateLimiters });
+      const first = await supertest(app)
+        .post('/api/v1/suggestions')
+        .set('X-API-Key', t.write)
+        .send({ content: 'Before the host turned' });
+      expect(first.status).toBe(201);
+      // The pool's one connection now refuses writes, as a demoted primary's would (without dropping it).
+      const client = await one.pool.connect();
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await client.query('SET default_transaction_read_only = on');
+      client.release();
+
+      const refused = await supertest(app)
+        .post('/api/v1/suggestions')
+        .set('X-API-Key', t.write)
+        .send({ content: 'While the host is read-only' });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
+
+      const again = await supertest(app)
+        .post('/api/v1/suggestions')
+        .set('X-API-Key', t.write)
+        .send({ content: 'After the pool let that connection go' });
+      expect(again.status).toBe(201);
+      const now = await one.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      expect(now.rows[0]!.pid).not.toBe(rows[0]!.pid);
+      const stored = await db.pool.query<{ content: string }>(
+        'SELECT content FROM suggestions WHERE business_id = $1 ORDER BY created_at',
+        [t.business.id],
+      );
+      expect(stored.rows.map((row) => row.content)).toEqual([
+        'Before the host turned',
+        'After the pool let that connection go',
+      ]);
+    } finally {
+      await one.close();
+    }
+  });
 });
