@@ -49,10 +49,12 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
   entity: 'suggestion',
   columns: COLUMNS,
   filters: {
-    status: ['status = ?', 'key'],
-    priority: ['priority = ?', 'key'],
-    sentiment: ['sentiment = ?', 'key'],
-    lang: ['language = ?', 'rows'],
+    // keys of the lookup GIN, no btree each (0065_filter_keys_in_lookup.sql): planned for the value, so
+    // a common one walks the creation-time index and a rare one reads its GIN keys
+    status: ['status = ?', 'key', 'per-value'],
+    priority: ['priority = ?', 'key', 'per-value'],
+    sentiment: ['sentiment = ?', 'key', 'per-value'],
+    lang: ['language = ?', 'rows', 'per-value'],
     visibility: ['visibility = ?', 'rows'],
     reviewState: ['review_state = ?', 'rows'],
     locationId: ['location_id = ?', 'rows'],
