@@ -106,6 +106,16 @@ async function ownWalBytes(pool: pg.Pool, from: number, to: number): Promise<num
     return null;
   }
   const lsn = (bytes: number) => `${Math.floor(bytes / 2 ** 32).toString(16)}/${(bytes % 2 ** 32).toString(16)}`;
+  // pg_walinspect reads only flushed WAL ("cannot accept future end LSN"): the insert position read
+  // after the last write may be ahead of the flush until the WAL writer's next round (at most 10 s)
+  for (let tries = 0; tries < 100; tries++) {
+    const { rows } = await pool.query<{ flushed: boolean }>(
+      'SELECT pg_current_wal_flush_lsn() >= $1::pg_lsn AS flushed',
+      [lsn(to)],
+    );
+    if (rows[0]!.flushed) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const { rows } = await pool.query<{ bytes: string | null }>(
     /* sql */ `
     WITH r AS (
