@@ -51,6 +51,12 @@ export interface ListingSpec<Filter, SortName extends string> {
   filters: Record<keyof Filter, FilterField>;
   /** The column of each sort name: the only identifiers that ever come from a request, via this map. */
   sortColumns: Record<SortName, string>;
+  /**
+   * What a list in one of these sorts reads instead of the table: a derived table of the table's rows
+   * (and the columns its sort column needs), named as the table, where the order lives in another
+   * table's index (suggestion_ranks).
+   */
+  sortSources?: Partial<Record<SortName, string>>;
   /** The list fields a client sees, in their order, each as SQL: exports read them as value arrays. */
   recordFields: Record<string, string>;
 }
@@ -116,7 +122,7 @@ export function defineListing<Row extends { id: string }, Filter extends ListFil
     return {
       sql: /* sql */ `
     SELECT ${columns}
-    FROM ${table}
+    FROM ${(page.sort !== 'relevance' && spec.sortSources?.[page.sort]) || table}
     ${sql}
     ${orderAndPage(sortSql, page, params)}`,
       params,

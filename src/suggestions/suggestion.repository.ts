@@ -41,7 +41,7 @@ const SORT_COLUMNS = {
   updated_at: 'updated_at',
   priority: 'priority',
   status: 'status',
-  upvote_count: 'upvote_count',
+  upvote_count: 'rank_votes',
   sentiment_score: 'sentiment_score',
 } as const;
 
@@ -49,10 +49,12 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
   entity: 'suggestion',
   columns: COLUMNS,
   filters: {
-    status: ['status = ?', 'key'],
-    priority: ['priority = ?', 'key'],
-    sentiment: ['sentiment = ?', 'key'],
-    lang: ['language = ?', 'rows'],
+    // keys of the lookup GIN, no btree each (0065_filter_keys_in_lookup.sql): planned for the value, so
+    // a common one walks the creation-time index and a rare one reads its GIN keys
+    status: ['status = ?', 'key', 'per-value'],
+    priority: ['priority = ?', 'key', 'per-value'],
+    sentiment: ['sentiment = ?', 'key', 'per-value'],
+    lang: ['language = ?', 'rows', 'per-value'],
     visibility: ['visibility = ?', 'rows'],
     reviewState: ['review_state = ?', 'rows'],
     locationId: ['location_id = ?', 'rows'],
@@ -61,6 +63,15 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
     ...LIST_FILTER_FIELDS,
   },
   sortColumns: SORT_COLUMNS,
+  // no index of suggestions holds the count, so a vote's update stays HOT (0064_suggestion_ranks.sql):
+  // the order by votes is suggestion_ranks' index, the same count kept in the same transaction
+  sortSources: {
+    upvote_count: /* sql */ `(
+      SELECT s.*, r.upvote_count AS rank_votes
+      FROM suggestions s
+      JOIN suggestion_ranks r ON r.suggestion_id = s.id AND r.business_id = s.business_id
+    ) AS suggestions`,
+  },
   // the list fields of spec 4.2, as exports read them (value arrays) and write them out as they come;
   // an export also marks merged suggestions
   recordFields: { ...fieldSqlOf(COLUMN_MAP, ['list']), merged_into: 'merged_into' },

@@ -224,3 +224,41 @@ describe('the vote count under concurrency', () => {
     expect(voted - unvoted).toBe(votes);
   });
 });
+
+describe('the order by votes', () => {
+  it('When votes and withdrawals race on several suggestions, then the list sorted by votes orders them by their exact counts', async () => {
+    const t = await buildTenant(ctx.db);
+    const made = [];
+    for (let i = 0; i < 4; i++) made.push(await buildSuggestion(ctx.db, t.business.id));
+    // the newest suggestion gets the fewest votes: no order by creation or by id passes for this one
+    const countOfIndex = (i: number) => 3 * (made.length - 1 - i);
+    const vote = (id: string, voter: string) =>
+      ctx
+        .request()
+        .post(`/api/v1/suggestions/${id}/votes`)
+        .set('X-API-Key', t.write)
+        .send({ voter: { external_id: voter } });
+    const voted = made.filter((_, i) => countOfIndex(i) > 0);
+    const first = await Promise.all(voted.map((s) => vote(s.id, 'first')));
+    // each suggestion's votes at once, and its first vote taken back in the same race
+    const raced = await Promise.all([
+      ...made.flatMap((s, i) => Array.from({ length: countOfIndex(i) }, (_, j) => vote(s.id, `voter-${j}`))),
+      ...first.map((res, i) =>
+        ctx.request().delete(`/api/v1/suggestions/${voted[i]!.id}/votes/${res.body.id}`).set('X-API-Key', t.write),
+      ),
+    ]);
+    expect(raced.filter((res) => res.status >= 300).map((res) => res.text)).toEqual([]);
+    for (const order of ['desc', 'asc'] as const) {
+      const res = await ctx
+        .request()
+        .get(`/api/v1/suggestions?sort=upvote_count&order=${order}&limit=10`)
+        .set('X-API-Key', t.read);
+      expect(res.status).toBe(200);
+      const expected = made.map((s, i) => ({ id: s.id, upvote_count: countOfIndex(i) }));
+      if (order === 'asc') expected.reverse();
+      expect(
+        res.body.data.map((s: { id: string; upvote_count: number }) => ({ id: s.id, upvote_count: s.upvote_count })),
+      ).toEqual(expected);
+    }
+  });
+});

@@ -19,9 +19,20 @@ describe('lists planned for their values', () => {
       expect(select(business, { tag: ['terrace'] }, page).perValue).toBe(true);
       expect(select(business, { q: 'coffee' }, page).perValue).toBe(true);
       expect(select(business, { priority: 'high', tag: ['terrace'] }, page).perValue).toBe(true);
-      expect(select(business, { priority: 'high' }, page).perValue).toBe(false);
       expect(select(business, {}, page).perValue).toBe(false);
     }
+    // issues keep a btree per filter; suggestions read these filters' keys from the lookup GIN (0065),
+    // whose right plan depends on how common the value is
+    expect(selectIssueRecords(business, { priority: 'high' }, page).perValue).toBe(false);
+    for (const filter of [
+      { priority: 'high' },
+      { status: 'rejected' },
+      { sentiment: 'negative' },
+      { lang: 'de' },
+    ] as const) {
+      expect(selectSuggestionRecords(business, filter, page).perValue).toBe(true);
+    }
+    expect(selectSuggestionRecords(business, { visibility: 'public' }, page).perValue).toBe(false);
   });
 
   describe.runIf(testMode() === 'postgres')('on PostgreSQL, whose statements are prepared', () => {
