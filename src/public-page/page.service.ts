@@ -58,9 +58,18 @@ export function windowKey(target: CodeTarget, sort: PublicSort, offset: number):
 }
 
 /**
+ * Windows being read, by cache key and change number: the requests that miss the same window at once
+ * (every visitor of a busy page when Trending's minute turns, or after a change) wait for one read
+ * instead of each running it. At 100,000 public suggestions Trending ranks them all, and fifty
+ * requests doing so at once held the page for one to three seconds (bench/README.md "Public rows").
+ */
+const windowsInFlight = new Map<string, Promise<PublicWindow>>();
+
+/**
  * The suggestions of one page window, from the list cache while the business has not changed since
  * (docs/caching.md: the same exact, never-stale rule as the API's lists; `target` read the change
- * number first).
+ * number first). A window being read for the same change number is awaited, not read again: what it
+ * answers is as exact for this request as a kept one.
  */
 async function publicWindow(
   pool: pg.Pool,
@@ -76,9 +85,19 @@ async function publicWindow(
     for (const row of window.rows) row.created_at = new Date(row.created_at);
     return window;
   }
-  const window = await findPublicSuggestions(pool, target.business_id, { sort, limit: PAGE_SIZE, offset });
-  cache.set(key, target.change_number, Buffer.from(JSON.stringify(window)));
-  return window;
+  const flight = `${key} ${target.change_number}`;
+  const reading = windowsInFlight.get(flight);
+  if (reading) return reading;
+  const read = findPublicSuggestions(pool, target.business_id, { sort, limit: PAGE_SIZE, offset }).then((window) => {
+    cache.set(key, target.change_number, Buffer.from(JSON.stringify(window)));
+    return window;
+  });
+  windowsInFlight.set(flight, read);
+  try {
+    return await read;
+  } finally {
+    windowsInFlight.delete(flight);
+  }
 }
 
 /** One page (PAGE_SIZE, from `offset`) of the suggestions the page shows, marked with this voter's votes. */
