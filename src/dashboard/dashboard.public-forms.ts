@@ -7,6 +7,7 @@ import type { Reply } from '../http/reply.js';
 import type { Route, Services } from '../http/route.js';
 import { accountFeature } from '../accounts/account.routes.js';
 import { sessionFeature } from '../sessions/session.routes.js';
+import { setupFeature } from '../setup/setup.routes.js';
 import { teamFeature } from '../team/team.routes.js';
 import { currentSession, describeSignedIn, type SignedIn } from './dashboard.access.js';
 import { fieldWords, replyBody } from './dashboard.actions.js';
@@ -30,6 +31,10 @@ export const ACCOUNT = {
   requestReset: operation(accountFeature, 'requestPasswordReset'),
   confirmReset: operation(accountFeature, 'confirmPasswordReset'),
   acceptInvite: operation(teamFeature, 'acceptInvite'),
+  setupOpen: operation(setupFeature, 'getSetup'),
+  completeSetup: operation(setupFeature, 'completeSetup'),
+  requestSignUp: operation(setupFeature, 'requestSignUp'),
+  confirmSignUp: operation(setupFeature, 'confirmSignUp'),
 };
 
 /** The form token of pages shown before a session exists: derived from the browser's form cookie. */
@@ -116,6 +121,8 @@ export async function refusalWords(
 /** A form shown before a session exists, that runs one declared operation. */
 export interface PublicForm {
   path: string;
+  /** What runs before the form's token is checked (the first run's 404 once it is over). */
+  before?: RequestHandler[];
   runs: Route;
   body: (fields: Record<string, string>) => unknown;
   /** Catalogue keys of the fields' labels; a refusal's words are `<label key>.<code>`. */
@@ -130,7 +137,7 @@ export interface PublicForm {
 
 /** Registers a public form: its place in the failure budget while in flight, the form token, the operation. */
 export function mountPublicForm(router: Router, services: Services, hold: RequestHandler, form: PublicForm): void {
-  router.post(form.path, hold, formBody, checkAnonymousForm(services), async (req, res) => {
+  router.post(form.path, ...(form.before ?? []), hold, formBody, checkAnonymousForm(services), async (req, res) => {
     const fields = formFields(req);
     let reply: Reply;
     try {
