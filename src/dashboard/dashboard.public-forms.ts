@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { SessionRow } from '../auth/credential.repository.js';
 import { liveBrowserSession } from '../auth/browser-session.js';
-import { CredentialError, HttpError, RateLimitError } from '../errors/http-error.js';
+import { HttpError, refusalData } from '../errors/http-error.js';
+import { countCredentialFailure } from '../http/rate-limit.js';
 import { operation } from '../http/operations.js';
 import type { Reply } from '../http/reply.js';
 import type { Route, Services } from '../http/route.js';
@@ -11,7 +12,6 @@ import { setupFeature } from '../setup/setup.routes.js';
 import { teamFeature } from '../team/team.routes.js';
 import { currentSession, describeSignedIn, type SignedIn } from './dashboard.access.js';
 import { fieldWords, replyBody } from './dashboard.actions.js';
-import { chargedRefusal } from './dashboard.errors.js';
 import { formBody, formFields } from './dashboard.forms.js';
 import {
   assertFormPost,
@@ -86,9 +86,9 @@ export async function logIn(services: Services, req: Request, res: Response, ema
  * A refused password or token on a form: charged to the address's failure budget like the JSON
  * routes' refusals; past the budget the page is the 429 (thrown), else the form is shown again.
  */
-export async function refusedCredential(req: Request, err: CredentialError): Promise<void> {
-  const charged = await chargedRefusal(req, err);
-  if (charged instanceof RateLimitError) throw charged;
+export async function refusedCredential(req: Request): Promise<void> {
+  const limited = await countCredentialFailure(req);
+  if (limited) throw limited;
 }
 
 /** A refused form before a session: its status, its fields as sent, and words per field ('' for the form). */
@@ -110,12 +110,13 @@ export async function refusalWords(
   fieldOfCode: Record<string, string> = {},
 ): Promise<PublicRefusal> {
   if (!(err instanceof HttpError)) throw err;
-  if (err instanceof CredentialError) await refusedCredential(req, err);
-  if (err.errors && err.errors.length > 0) return { status: err.statusCode, errors: fieldWords(err.errors, labels) };
-  const field = err.code === undefined ? undefined : fieldOfCode[err.code];
+  const refused = refusalData(err);
+  if (refused.credential) await refusedCredential(req);
+  if (refused.errors.length > 0) return { status: refused.status, errors: fieldWords(refused.errors, labels) };
+  const field = refused.code === undefined ? undefined : fieldOfCode[refused.code];
   if (field === undefined) throw err;
-  const code = err.code!.toLowerCase();
-  return { status: err.statusCode, errors: fieldWords([{ field, code, message: code }], labels) };
+  const code = refused.code!.toLowerCase();
+  return { status: refused.status, errors: fieldWords([{ field, code, message: code }], labels) };
 }
 
 /** A form shown before a session exists, that runs one declared operation. */
