@@ -20,6 +20,7 @@ import { publicPageFeature } from './public-page/page.routes.js';
 import { qrCodeFeature } from './qr-codes/qr-code.routes.js';
 import { roadmapFeature } from './roadmap/roadmap.routes.js';
 import { healthFeature } from './health/health.routes.js';
+import { setupFeature } from './setup/setup.routes.js';
 import { sessionFeature } from './sessions/session.routes.js';
 import { profileFeature } from './profile/profile.routes.js';
 import { suggestionBusinessRoutes, suggestionV1Routes } from './suggestions/suggestion.routes.js';
@@ -54,6 +55,7 @@ export const FEATURES: Feature[] = [
   apiKeyFeature,
   analyticsFeature,
   sessionFeature,
+  setupFeature,
   profileFeature,
   accountFeature,
   eventFeature,

@@ -2,7 +2,12 @@ import { CredentialError } from '../errors/http-error.js';
 
 /** Why a credential in a request body was refused: a client can tell a typo from an expired link. */
 export type CredentialFailureCode =
-  'UNAUTHORIZED' | 'INVALID_INVITE' | 'INVALID_RESET_TOKEN' | 'INVALID_CONFIRMATION_TOKEN' | 'WRONG_PASSWORD';
+  | 'UNAUTHORIZED'
+  | 'INVALID_INVITE'
+  | 'INVALID_RESET_TOKEN'
+  | 'INVALID_CONFIRMATION_TOKEN'
+  | 'INVALID_SIGNUP_TOKEN'
+  | 'WRONG_PASSWORD';
 
 /**
  * The one answer to a refused credential that a request carries in its body: a password at sign-in

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { HttpError, type FieldError } from '../errors/http-error.js';
+import { HttpError, refusalData, type FieldError, type Refusal } from '../errors/http-error.js';
 import { authorize, mayDo } from '../auth/authorize.js';
 import type { Principal, UserPrincipal } from '../auth/principal.js';
 import type pg from 'pg';
@@ -116,9 +116,9 @@ export function replyBody<T>(reply: Reply): T {
   throw new Error(`An operation answered ${reply.kind} where a page expected JSON`);
 }
 
-/** The refusals a form shows beside its fields: the ones that name them. Any other is the error page. */
-export const refusalOf = (err: unknown): HttpError | undefined =>
-  err instanceof HttpError && err.errors && err.errors.length > 0 ? err : undefined;
+/** The refusals a form shows beside its fields, as data: the ones that name them. Any other is the error page. */
+export const refusalOf = (err: unknown): Refusal | undefined =>
+  err instanceof HttpError && err.errors && err.errors.length > 0 ? refusalData(err) : undefined;
 
 /** Registers a form's post on a page router: the member's session and form token, then the operation. */
 export function mountForm(router: Router, services: Services, action: FormAction): void {
@@ -139,8 +139,8 @@ export function mountForm(router: Router, services: Services, action: FormAction
     } catch (err) {
       const refusal = action.again && refusalOf(err);
       if (!refusal || !action.again) throw err;
-      const errors = fieldWords(refusal.errors ?? [], action.labels);
-      return action.again(call, { status: refusal.statusCode, values, errors });
+      const errors = fieldWords(refusal.errors, action.labels);
+      return action.again(call, { status: refusal.status, values, errors });
     }
     if (action.answer) return action.answer(call, reply);
     res.redirect(303, action.done(call, reply));

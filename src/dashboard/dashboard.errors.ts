@@ -1,5 +1,12 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { CredentialError, HttpError, RateLimitError, RETRY_AFTER_SECONDS } from '../errors/http-error.js';
+import {
+  CredentialError,
+  HttpError,
+  RateLimitError,
+  refusalData,
+  RETRY_AFTER_SECONDS,
+  type Refusal,
+} from '../errors/http-error.js';
 import { isUnavailable } from '../http/error-handler.js';
 import { countCredentialFailure } from '../http/rate-limit.js';
 import { hasMessage, t } from '../shared/messages.js';
@@ -45,12 +52,12 @@ function pageError(err: unknown): HttpError {
  * What an error page says, from the catalogue alone: the code's own words where it has them, else
  * the first refused field's (`validation.<code>`), else the status's. Never the error's message.
  */
-export function errorWords(error: HttpError): { heading: string; message: string } {
-  const status = STATUSES.has(error.statusCode) ? String(error.statusCode) : 'other';
+export function errorWords(error: Refusal): { heading: string; message: string } {
+  const status = STATUSES.has(error.status) ? String(error.status) : 'other';
   const ownHeading = `app.error.${error.code}.heading`;
   const heading = t(error.code && hasMessage(ownHeading) ? ownHeading : `app.error.${status}`);
   if (hasMessage(CODE_MESSAGE(error.code))) return { heading, message: t(CODE_MESSAGE(error.code)) };
-  const field = error.errors?.[0];
+  const field = error.errors[0];
   if (field) return { heading, message: Object.values(fieldWords([field]))[0]! };
   return { heading, message: t(`app.error.message.${status}`) };
 }
@@ -71,12 +78,13 @@ export const dashboardErrors: ErrorRequestHandler = async (err: unknown, req, re
   if (res.headersSent) return next(err);
   let error = pageError(err);
   if (error instanceof CredentialError) error = await chargedRefusal(req, error);
-  if (error.statusCode >= 500 && error.statusCode !== 503) req.log.error({ err }, 'dashboard error');
-  else if (error.code === PAGE_FAILURES.database) req.log.warn({ err }, 'database unavailable');
-  res.set(error.headers);
+  const refusal = refusalData(error);
+  if (refusal.status >= 500 && refusal.status !== 503) req.log.error({ err }, 'dashboard error');
+  else if (refusal.code === PAGE_FAILURES.database) req.log.warn({ err }, 'database unavailable');
+  res.set(refusal.headers);
   const retryAfter = error instanceof RateLimitError ? String(error.retryAfter) : res.get('Retry-After');
-  const { heading, message } = errorWords(error);
-  sendView(res, error.statusCode, 'message', {
+  const { heading, message } = errorWords(refusal);
+  sendView(res, refusal.status, 'message', {
     title: heading,
     heading,
     message,

@@ -125,8 +125,8 @@ async function showList(services: Services, req: Request, res: Response, who: Si
   } catch (err) {
     const refusal = refusalOf(err);
     if (!refusal) throw err;
-    const errors = fieldWords(refusal.errors ?? [], LABELS);
-    return sendView(res, refusal.statusCode, 'issues', { ...frame, errors, rows: [], total: 0, offset: 0 });
+    const errors = fieldWords(refusal.errors, LABELS);
+    return sendView(res, refusal.status, 'issues', { ...frame, errors, rows: [], total: 0, offset: 0 });
   }
   const now = Date.now();
   const { limit, offset, total } = body;

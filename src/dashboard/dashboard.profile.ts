@@ -1,5 +1,4 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { CredentialError } from '../errors/http-error.js';
 import { accountFeature } from '../accounts/account.routes.js';
 import { operation } from '../http/operations.js';
 import type { Services } from '../http/route.js';
@@ -8,9 +7,8 @@ import type { SessionList } from '../profile/profile.responses.js';
 import type { CurrentSession } from '../sessions/session.responses.js';
 import { sessionFeature } from '../sessions/session.routes.js';
 import { t } from '../shared/messages.js';
-import { refusalOf, replyBody, type Refused } from './dashboard.actions.js';
-import { formBody, formFields } from './dashboard.forms.js';
-import { anonymousToken, checkAnonymousForm, refusedCredential } from './dashboard.public-forms.js';
+import { replyBody, type Refused } from './dashboard.actions.js';
+import { anonymousToken, mountPublicForm } from './dashboard.public-forms.js';
 import { requireSession, signedInOf, userFrame, type SignedIn } from './dashboard.access.js';
 import { BASE_PATH } from './dashboard.session.js';
 import { mountUserForm, sessionOf, type UserFormAction, type UserPageCall } from './dashboard.user-forms.js';
@@ -24,6 +22,9 @@ const OPERATIONS = {
   endSession: operation(profileFeature, 'endMySession'),
   password: operation(accountFeature, 'changePassword'),
 };
+
+/** The confirmation page's field; a refusal about the address names it by the profile's Email label. */
+const CONFIRM_LABELS = { token: 'app.profile.confirm.field.token', email: 'app.setup.field.email' };
 
 const SAVED = new Set(['name', 'email', 'password', 'session']);
 const PAGE = `${BASE_PATH}/profile`;
@@ -107,22 +108,20 @@ export function profilePages(services: Services, holdWhileInFlight: RequestHandl
       csrf: anonymousToken(req, res),
       ...view,
     });
-  router.get('/confirm-email', (req, res) => showConfirm(req, res, 200, {}));
-  router.post('/confirm-email', holdWhileInFlight, formBody, checkAnonymousForm(services), async (req, res) => {
-    const token = formFields(req).token ?? '';
-    try {
-      await confirmOp.invoke(services, null, { body: { token }, req });
-    } catch (err) {
-      if (!(err instanceof CredentialError) && !refusalOf(err)) throw err;
-      if (err instanceof CredentialError) await refusedCredential(req, err);
-      const status = err instanceof CredentialError ? err.statusCode : (refusalOf(err)?.statusCode ?? 400);
-      const words =
-        err instanceof CredentialError
-          ? t('app.profile.confirm.refused')
-          : t('validation.email_taken', { label: t('app.setup.field.email') });
-      return showConfirm(req, res, status, { values: { token }, errors: { token: words } });
-    }
-    showConfirm(req, res, 200, { done: true });
+  router.get('/confirm-email', (req, res) => showConfirm(req, res, 200, { done: req.query.done === '1' }));
+  mountPublicForm(router, services, holdWhileInFlight, {
+    path: '/confirm-email',
+    runs: confirmOp,
+    body: (fields) => ({ token: fields.token ?? '' }),
+    labels: CONFIRM_LABELS,
+    fieldOfCode: { INVALID_CONFIRMATION_TOKEN: 'token' },
+    done: () => `${BASE_PATH}/confirm-email?done=1`,
+    // The address the link confirms got an account meanwhile: said on the form's one field.
+    again: (req, res, { status, errors }, fields) =>
+      showConfirm(req, res, status, {
+        values: { token: fields.token ?? '' },
+        errors: { token: errors.token ?? errors.email ?? '' },
+      }),
   });
   return router;
 }

@@ -1,16 +1,17 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { SessionRow } from '../auth/credential.repository.js';
 import { liveBrowserSession } from '../auth/browser-session.js';
-import { CredentialError, HttpError, RateLimitError } from '../errors/http-error.js';
+import { HttpError, refusalData } from '../errors/http-error.js';
+import { countCredentialFailure } from '../http/rate-limit.js';
 import { operation } from '../http/operations.js';
 import type { Reply } from '../http/reply.js';
 import type { Route, Services } from '../http/route.js';
 import { accountFeature } from '../accounts/account.routes.js';
 import { sessionFeature } from '../sessions/session.routes.js';
+import { setupFeature } from '../setup/setup.routes.js';
 import { teamFeature } from '../team/team.routes.js';
 import { currentSession, describeSignedIn, type SignedIn } from './dashboard.access.js';
 import { fieldWords, replyBody } from './dashboard.actions.js';
-import { chargedRefusal } from './dashboard.errors.js';
 import { formBody, formFields } from './dashboard.forms.js';
 import {
   assertFormPost,
@@ -30,6 +31,10 @@ export const ACCOUNT = {
   requestReset: operation(accountFeature, 'requestPasswordReset'),
   confirmReset: operation(accountFeature, 'confirmPasswordReset'),
   acceptInvite: operation(teamFeature, 'acceptInvite'),
+  setupOpen: operation(setupFeature, 'getSetup'),
+  completeSetup: operation(setupFeature, 'completeSetup'),
+  requestSignUp: operation(setupFeature, 'requestSignUp'),
+  confirmSignUp: operation(setupFeature, 'confirmSignUp'),
 };
 
 /** The form token of pages shown before a session exists: derived from the browser's form cookie. */
@@ -81,9 +86,9 @@ export async function logIn(services: Services, req: Request, res: Response, ema
  * A refused password or token on a form: charged to the address's failure budget like the JSON
  * routes' refusals; past the budget the page is the 429 (thrown), else the form is shown again.
  */
-export async function refusedCredential(req: Request, err: CredentialError): Promise<void> {
-  const charged = await chargedRefusal(req, err);
-  if (charged instanceof RateLimitError) throw charged;
+export async function refusedCredential(req: Request): Promise<void> {
+  const limited = await countCredentialFailure(req);
+  if (limited) throw limited;
 }
 
 /** A refused form before a session: its status, its fields as sent, and words per field ('' for the form). */
@@ -105,17 +110,20 @@ export async function refusalWords(
   fieldOfCode: Record<string, string> = {},
 ): Promise<PublicRefusal> {
   if (!(err instanceof HttpError)) throw err;
-  if (err instanceof CredentialError) await refusedCredential(req, err);
-  if (err.errors && err.errors.length > 0) return { status: err.statusCode, errors: fieldWords(err.errors, labels) };
-  const field = err.code === undefined ? undefined : fieldOfCode[err.code];
+  const refused = refusalData(err);
+  if (refused.credential) await refusedCredential(req);
+  if (refused.errors.length > 0) return { status: refused.status, errors: fieldWords(refused.errors, labels) };
+  const field = refused.code === undefined ? undefined : fieldOfCode[refused.code];
   if (field === undefined) throw err;
-  const code = err.code!.toLowerCase();
-  return { status: err.statusCode, errors: fieldWords([{ field, code, message: code }], labels) };
+  const code = refused.code!.toLowerCase();
+  return { status: refused.status, errors: fieldWords([{ field, code, message: code }], labels) };
 }
 
 /** A form shown before a session exists, that runs one declared operation. */
 export interface PublicForm {
   path: string;
+  /** What runs before the form's token is checked (the first run's 404 once it is over). */
+  before?: RequestHandler[];
   runs: Route;
   body: (fields: Record<string, string>) => unknown;
   /** Catalogue keys of the fields' labels; a refusal's words are `<label key>.<code>`. */
@@ -130,7 +138,7 @@ export interface PublicForm {
 
 /** Registers a public form: its place in the failure budget while in flight, the form token, the operation. */
 export function mountPublicForm(router: Router, services: Services, hold: RequestHandler, form: PublicForm): void {
-  router.post(form.path, hold, formBody, checkAnonymousForm(services), async (req, res) => {
+  router.post(form.path, ...(form.before ?? []), hold, formBody, checkAnonymousForm(services), async (req, res) => {
     const fields = formFields(req);
     let reply: Reply;
     try {

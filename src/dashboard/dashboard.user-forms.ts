@@ -1,14 +1,13 @@
 import type { Request, Response, Router } from 'express';
-import { findLiveSession, type SessionRow } from '../auth/credential.repository.js';
-import { CredentialError, unauthorized } from '../errors/http-error.js';
+import type { SessionRow } from '../auth/credential.repository.js';
+import { HttpError, refusalData, unauthorized } from '../errors/http-error.js';
 import type { Reply } from '../http/reply.js';
 import type { Route, Services } from '../http/route.js';
-import { sha256 } from '../shared/digest.js';
-import { fieldWords, refusalOf, type Refused } from './dashboard.actions.js';
+import { fieldWords, type Refused } from './dashboard.actions.js';
 import { requireSession, signedInOf, type SignedIn } from './dashboard.access.js';
 import { formBody, formFields } from './dashboard.forms.js';
 import { assertFormPost } from './dashboard.session.js';
-import { refusedCredential } from './dashboard.public-forms.js';
+import { browserSessions, refusedCredential } from './dashboard.public-forms.js';
 
 /** A signed-in user's own page being answered (the profile): no business, their session the caller. */
 export interface UserPageCall {
@@ -36,7 +35,7 @@ export interface UserFormAction {
 
 /** The browser's session as the operations' `session` guard gives it; requireSession found it live. */
 export async function sessionOf(services: Services, who: SignedIn): Promise<SessionRow> {
-  const session = await findLiveSession(services.db.pool, sha256(who.token));
+  const session = await browserSessions(services).live(who.token);
   if (!session) throw unauthorized();
   return session;
 }
@@ -56,21 +55,17 @@ export function mountUserForm(router: Router, services: Services, action: UserFo
         req,
       });
     } catch (err) {
-      if (err instanceof CredentialError && action.credential) {
-        await refusedCredential(req, err);
+      const refused = err instanceof HttpError ? refusalData(err) : undefined;
+      if (refused?.credential && action.credential) {
+        await refusedCredential(req);
         return action.again(call, {
-          status: err.statusCode,
+          status: refused.status,
           values,
           errors: { [action.credential.field]: action.credential.words },
         });
       }
-      const refusal = refusalOf(err);
-      if (!refusal) throw err;
-      return action.again(call, {
-        status: refusal.statusCode,
-        values,
-        errors: fieldWords(refusal.errors ?? [], action.labels),
-      });
+      if (!refused || refused.errors.length === 0) throw err;
+      return action.again(call, { status: refused.status, values, errors: fieldWords(refused.errors, action.labels) });
     }
     res.redirect(303, action.done(call, reply));
   });

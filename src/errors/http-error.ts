@@ -119,3 +119,24 @@ export function errorBody(
 /** The body an HttpError is answered with. */
 export const bodyOf = (error: HttpError, requestId?: string): ErrorBody =>
   errorBody(error.statusCode, error.message, error.code, requestId, error.errors);
+
+/**
+ * A refusal as data, as its reply would carry it: the status to answer, the code, the fields at fault
+ * and the headers. What a page words and answers with; it never reads the error itself.
+ */
+export interface Refusal {
+  status: number;
+  code?: string;
+  errors: readonly FieldError[];
+  headers: Record<string, string>;
+  /** A refused credential: it costs the client address one failure. */
+  credential: boolean;
+}
+
+export const refusalData = (error: HttpError): Refusal => ({
+  status: error.statusCode,
+  ...(error.code === undefined ? {} : { code: error.code }),
+  errors: error.errors ?? [],
+  headers: error.headers,
+  credential: error instanceof CredentialError,
+});

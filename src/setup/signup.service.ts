@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { credentialRefused } from '../auth/credential-failure.js';
 import { createBusiness } from '../businesses/business.service.js';
 import { inTransaction, withTransaction } from '../db/database.js';
 import type { Mailer } from '../mail/mail.sender.js';
@@ -50,14 +51,19 @@ export async function requestSignUp(pool: pg.Pool, mailer: Mailer, input: SignUp
   mailer.deliver(mailId ? [mailId] : []);
 }
 
+/** A sign-up link that is not live (or whose address got an account meanwhile): a refused credential. */
+export const invalidSignUpToken = () =>
+  credentialRefused('Sign-up token is invalid, expired or already used', 'INVALID_SIGNUP_TOKEN');
+
 /**
  * Follows a sign-up's link: the business and its owner, created as `admin business create` does, the
- * owner's address verified. Once only; null for a token that is not live, or an address that got an
- * account meanwhile.
+ * owner's address verified. Once only; a token that is not live, or an address that got an account
+ * meanwhile, is refused as a credential (it costs the address one failure).
  */
 export async function confirmSignUp(pool: pg.Pool, token: string) {
-  if (!isRandomToken(SIGNUP_PREFIX, token)) return null;
-  return inTransaction(pool, async () => {
+  if (!isRandomToken(SIGNUP_PREFIX, token)) throw invalidSignUpToken();
+  // Refused after the transaction: a link used up on an address that got an account stays used up.
+  const created = await inTransaction(pool, async () => {
     const signup = await consumeConfirmation(pool, 'signup', sha256(token));
     if (!signup?.business_name || !signup.password_hash) return null;
     if (await findUserByEmail(pool, signup.email)) return null;
@@ -70,4 +76,6 @@ export async function confirmSignUp(pool: pg.Pool, token: string) {
       ownerEmailVerified: true,
     });
   });
+  if (!created) throw invalidSignUpToken();
+  return created;
 }

@@ -120,6 +120,9 @@ describe('the document', () => {
       '/auth/me/sessions/{session_id}',
       '/auth/me/email',
       '/auth/email-confirm',
+      '/auth/setup',
+      '/auth/sign-up',
+      '/auth/sign-up/confirm',
       '/health',
       '/api/v1/events',
       '/businesses/{business_id}/events',
@@ -133,8 +136,9 @@ describe('the document', () => {
     // family's list, create, read, change, delete and publish; /api/v1's list, read and create), the
     // roadmap (both families) and the page's similar suggestions, the business's logo (PUT, DELETE),
     // the profile (your name, your address and its confirmation, your sessions and signing one out),
-    // the CSV import and the inbox's bulk change
-    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6 + 9 + 9 + 3 + 2 + 5 + 1 + 1);
+    // the CSV import and the inbox's bulk change, and the first run and sign-up the dashboard's pages
+    // run (whether the first run is open, completing it, signing up and confirming a sign-up)
+    expect(operations).toHaveLength(66 + 6 + 4 + 4 + 2 + 6 + 9 + 9 + 3 + 2 + 5 + 1 + 1 + 4);
   });
 
   it('shows the enums, the 2000-character limit and the page-size bounds as schema constraints', () => {

@@ -82,6 +82,13 @@ const checker = new ContractChecker(document);
  */
 const SLOW = new Set(['/auth/login', '/invites/accept']);
 
+/**
+ * The first run and sign-up: a 404 whatever is sent here, where a business exists and SIGNUP is off, so
+ * the random run leaves them out (they would only dilute the share that must succeed); the malformed
+ * run still sends them its worst, and test/api/sign-up.test.ts and first-run.test.ts try them for real.
+ */
+const CLOSED_HERE = new Set(['/auth/setup', '/auth/sign-up', '/auth/sign-up/confirm']);
+
 const operations: Op[] = Object.entries(document.paths).flatMap(([template, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({
     method: method as Op['method'],
@@ -157,7 +164,8 @@ describe.runIf(testMode() === 'embedded')('fuzzing every documented operation', 
 
   it(`When ${RUNS} random requests hit the documented operations, then none is a 5xx and every answer matches the document`, async () => {
     // Operations are drawn by name, so a counterexample prints `GET /path`, not the whole operation object.
-    const byName = new Map(operations.map((op) => [`${op.method.toUpperCase()} ${op.template}`, op]));
+    const open = operations.filter((op) => !CLOSED_HERE.has(op.template));
+    const byName = new Map(open.map((op) => [`${op.method.toUpperCase()} ${op.template}`, op]));
     const weighted = [...byName.keys()].map((name) => ({
       weight: SLOW.has(byName.get(name)!.template) ? 1 : 20,
       arbitrary: fc.constant(name),
