@@ -1,6 +1,6 @@
 import type { BrandColumns } from './follow.mail.js';
 import type { Queryable } from '../db/database.js';
-import type { DueNotice } from './follow-notice.repository.js';
+import { DUE_NOTICE_FROM, NOTICE_BUSINESS_COLUMNS, type DueNotice } from './follow-notice.repository.js';
 
 /**
  * The notices of published changelog entries (migrations/0045_changelog.sql): written in the
@@ -67,9 +67,7 @@ export async function claimDueChangelogNotice(db: Queryable, asOf: Date): Promis
   const { rows } = await db.query<DueChangelogNotice>(
     /* sql */ `
     SELECT n.id, n.business_id, n.entry_id,
-      b.name AS business_name, b.notify_followers, b.brand_color,
-      (SELECT json_build_object('hash', g.hash, 'content_type', g.content_type, 'width', g.width, 'height', g.height)
-        FROM business_logos g WHERE g.business_id = n.business_id) AS logo,
+      ${NOTICE_BUSINESS_COLUMNS},
       e.title, e.body, e.suggestion_ids
     FROM changelog_notices n
     JOIN businesses b ON b.id = n.business_id
@@ -190,16 +188,7 @@ export async function findWaitingNotices(
   suggestionIds: string[],
 ): Promise<DueNotice[]> {
   const { rows } = await db.query<DueNotice>(
-    /* sql */ `
-    SELECT n.id, n.business_id, n.suggestion_id, n.from_status, n.from_reply,
-      b.name AS business_name, b.notify_followers, b.brand_color,
-      (SELECT json_build_object('hash', g.hash, 'content_type', g.content_type, 'width', g.width, 'height', g.height)
-        FROM business_logos g WHERE g.business_id = n.business_id) AS logo,
-      s.content, s.status, s.reply,
-      (s.visibility = 'public' AND s.review_state IN ('not_required', 'approved')) AS shown
-    FROM follow_notices n
-    JOIN businesses b ON b.id = n.business_id
-    JOIN suggestions s ON s.business_id = n.business_id AND s.id = n.suggestion_id
+    /* sql */ `${DUE_NOTICE_FROM}
     WHERE n.business_id = $1
       AND n.suggestion_id = ANY($2::uuid[])
     ORDER BY n.suggestion_id

@@ -26,19 +26,28 @@ export interface DueNotice {
   shown: boolean;
 }
 
-/** One notice due at `asOf`, locked for the caller's transaction; others skip it meanwhile. */
-export async function claimDueNotice(db: Queryable, asOf: Date): Promise<DueNotice | null> {
-  const { rows } = await db.query<DueNotice>(
-    /* sql */ `
-    SELECT n.id, n.business_id, n.suggestion_id, n.from_status, n.from_reply,
-      b.name AS business_name, b.notify_followers, b.brand_color,
+/**
+ * The business's part of a notice's message, for a notice `n` joined to its business `b`: its name,
+ * whether it notifies at all, and its brand (colour and logo). Status and changelog notices alike.
+ */
+export const NOTICE_BUSINESS_COLUMNS = /* sql */ `b.name AS business_name, b.notify_followers, b.brand_color,
       (SELECT json_build_object('hash', g.hash, 'content_type', g.content_type, 'width', g.width, 'height', g.height)
-        FROM business_logos g WHERE g.business_id = n.business_id) AS logo,
+        FROM business_logos g WHERE g.business_id = n.business_id) AS logo`;
+
+/** A DueNotice's columns and joins: the status notice `n`, its business `b` and suggestion `s`. */
+export const DUE_NOTICE_FROM = /* sql */ `
+    SELECT n.id, n.business_id, n.suggestion_id, n.from_status, n.from_reply,
+      ${NOTICE_BUSINESS_COLUMNS},
       s.content, s.status, s.reply,
       (s.visibility = 'public' AND s.review_state IN ('not_required', 'approved')) AS shown
     FROM follow_notices n
     JOIN businesses b ON b.id = n.business_id
-    JOIN suggestions s ON s.business_id = n.business_id AND s.id = n.suggestion_id
+    JOIN suggestions s ON s.business_id = n.business_id AND s.id = n.suggestion_id`;
+
+/** One notice due at `asOf`, locked for the caller's transaction; others skip it meanwhile. */
+export async function claimDueNotice(db: Queryable, asOf: Date): Promise<DueNotice | null> {
+  const { rows } = await db.query<DueNotice>(
+    /* sql */ `${DUE_NOTICE_FROM}
     WHERE n.due_at <= $1
     ORDER BY n.due_at
     LIMIT 1

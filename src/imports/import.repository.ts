@@ -1,135 +1,102 @@
 import type { Queryable } from '../db/database.js';
-import type { Priority, Sentiment } from '../shared/schemas.js';
+import type { ImportKind } from './import.rows.js';
 
 /**
  * Bulk inserts as the seed's (src/seed/seed.repository.ts): one statement per batch, each column one
  * array turned back into rows by unnest, so a batch costs one round trip and one firing of the counting
  * triggers (which keep every total exact). A row whose key the business already holds, or whose
  * export id names one of its items, is left out by ON CONFLICT and NOT EXISTS: the returned count is
- * what was created, the rest skipped.
+ * what was created, the rest skipped. One statement serves both kinds; what differs is their table
+ * and their own columns.
  */
+
+/**
+ * How a column's values travel: the SQL type of its array's elements, or `instant` (milliseconds
+ * since the epoch, made a timestamptz) or `tags` (each row's tags as a Postgres array literal: unnest
+ * cannot take an array of arrays of any length).
+ */
+type ColumnType =
+  'instant' | 'tags' | 'uuid' | 'text' | 'integer' | 'real' | 'priority' | 'sentiment' | `${string}_status`;
+
+/** Every kind's columns: identity, re-import key, the export id it came from, customer, tags, date. */
+const SHARED_COLUMNS = {
+  id: 'uuid',
+  import_key: 'text',
+  /** Not written: an item of the business with this id means the row was imported already. */
+  source_id: 'uuid',
+  customer_name: 'text',
+  customer_email: 'text',
+  tags: 'tags',
+  created_at: 'instant',
+} as const satisfies Record<string, ColumnType>;
+
+/** Each kind's table's own columns; language (and for suggestions sentiment) computed as a create does. */
+const OWN_COLUMNS = {
+  suggestions: {
+    content: 'text',
+    status: 'suggestion_status',
+    priority: 'priority',
+    sentiment: 'sentiment',
+    sentiment_score: 'real',
+    language: 'text',
+    sentiment_lexicon: 'text',
+    upvote_count: 'integer',
+  },
+  issues: {
+    title: 'text',
+    description: 'text',
+    status: 'issue_status',
+    priority: 'priority',
+    language: 'text',
+    resolved_at: 'instant',
+  },
+} as const satisfies Record<ImportKind, Record<string, ColumnType>>;
+
+/** A batch of `kind`: every column's values, one per row, in the same order. */
+export type SharedColumns = typeof SHARED_COLUMNS;
+export type ImportBatch<K extends ImportKind> = Record<
+  keyof SharedColumns | keyof (typeof OWN_COLUMNS)[K],
+  readonly unknown[]
+>;
 
 const EPOCH_MS = /* sql */ `timestamptz 'epoch' + interval '1 millisecond' *`;
 
-export interface SuggestionBatch {
-  id: string[];
-  key: string[];
-  sourceId: (string | null)[];
-  content: string[];
-  status: string[];
-  priority: Priority[];
-  sentiment: Sentiment[];
-  sentimentScore: number[];
-  /** The detected language (ISO 639-1, null when unsure) and the lexicon that scored the sentiment. */
-  language: (string | null)[];
-  lexicon: (string | null)[];
-  customerName: (string | null)[];
-  customerEmail: (string | null)[];
-  upvoteCount: number[];
-  /** Each row's tags, as a Postgres array literal (unnest cannot take an array of arrays of any length). */
-  tags: string[];
-  createdAt: number[];
+const arrayType = (type: ColumnType) => (type === 'instant' ? 'bigint' : type === 'tags' ? 'text' : type);
+const valueOf = (name: string, type: ColumnType) =>
+  type === 'instant' ? `${EPOCH_MS} t.${name}` : type === 'tags' ? `t.${name}::text[]` : `t.${name}`;
+
+/** The batch statement of a kind, built once from constants: only values travel as parameters. */
+function insertStatement(kind: ImportKind): { sql: string; names: string[] } {
+  const columns: Record<string, ColumnType> = { ...SHARED_COLUMNS, ...OWN_COLUMNS[kind] };
+  const names = Object.keys(columns);
+  const written = names.filter((name) => name !== 'source_id');
+  const sql = /* sql */ `
+    INSERT INTO ${kind} (business_id, is_anonymous, source, updated_at, ${written.join(', ')})
+    SELECT $1, t.customer_name IS NULL AND t.customer_email IS NULL, 'import', ${EPOCH_MS} t.created_at,
+      ${written.map((name) => valueOf(name, columns[name]!)).join(', ')}
+    FROM unnest(${names.map((name, i) => `$${i + 2}::${arrayType(columns[name]!)}[]`).join(', ')})
+      AS t (${names.join(', ')})
+    WHERE NOT EXISTS (
+      SELECT 1
+      FROM ${kind} x
+      WHERE x.business_id = $1
+        AND x.id = t.source_id)
+    ON CONFLICT (business_id, import_key) WHERE import_key IS NOT NULL DO NOTHING`;
+  return { sql, names };
 }
 
-export async function insertImportedSuggestions(
+const STATEMENTS = { suggestions: insertStatement('suggestions'), issues: insertStatement('issues') };
+
+/** Writes a batch of either kind; answers how many rows it created (the others were imported before). */
+export async function insertImportedBatch<K extends ImportKind>(
   db: Queryable,
   businessId: string,
-  b: SuggestionBatch,
+  kind: K,
+  batch: ImportBatch<K>,
 ): Promise<number> {
-  const { rowCount } = await db.query(
-    /* sql */ `
-    INSERT INTO suggestions (id, business_id, import_key, content, status, priority, sentiment, sentiment_score,
-      language, sentiment_lexicon, customer_name, customer_email, is_anonymous, upvote_count, tags, source,
-      created_at, updated_at)
-    SELECT t.id, $1, t.import_key, t.content, t.status, t.priority, t.sentiment, t.sentiment_score,
-      t.language, t.lexicon,
-      t.customer_name, t.customer_email, t.customer_name IS NULL AND t.customer_email IS NULL, t.upvote_count,
-      t.tags::text[], 'import', ${EPOCH_MS} t.created_ms, ${EPOCH_MS} t.created_ms
-    FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::suggestion_status[], $7::priority[],
-      $8::sentiment[], $9::real[], $10::text[], $11::text[], $12::integer[], $13::text[], $14::bigint[],
-      $15::text[], $16::text[])
-      AS t (id, import_key, source_id, content, status, priority, sentiment, sentiment_score,
-        customer_name, customer_email, upvote_count, tags, created_ms, language, lexicon)
-    WHERE NOT EXISTS (
-      SELECT 1
-      FROM suggestions s
-      WHERE s.business_id = $1
-        AND s.id = t.source_id)
-    ON CONFLICT (business_id, import_key) WHERE import_key IS NOT NULL DO NOTHING`,
-    [
-      businessId,
-      b.id,
-      b.key,
-      b.sourceId,
-      b.content,
-      b.status,
-      b.priority,
-      b.sentiment,
-      b.sentimentScore,
-      b.customerName,
-      b.customerEmail,
-      b.upvoteCount,
-      b.tags,
-      b.createdAt,
-      b.language,
-      b.lexicon,
-    ],
-  );
-  return rowCount ?? 0;
-}
-
-export interface IssueBatch {
-  id: string[];
-  key: string[];
-  sourceId: (string | null)[];
-  title: string[];
-  description: string[];
-  status: string[];
-  priority: Priority[];
-  customerName: (string | null)[];
-  customerEmail: (string | null)[];
-  tags: string[];
-  resolvedAt: (number | null)[];
-  createdAt: number[];
-  /** Detected from the title and description (issueLanguage), null when unsure. */
-  language: (string | null)[];
-}
-
-export async function insertImportedIssues(db: Queryable, businessId: string, b: IssueBatch): Promise<number> {
-  const { rowCount } = await db.query(
-    /* sql */ `
-    INSERT INTO issues (id, business_id, import_key, title, description, status, priority, customer_name,
-      customer_email, is_anonymous, tags, source, resolved_at, created_at, updated_at, language)
-    SELECT t.id, $1, t.import_key, t.title, t.description, t.status, t.priority, t.customer_name,
-      t.customer_email, t.customer_name IS NULL AND t.customer_email IS NULL, t.tags::text[], 'import',
-      ${EPOCH_MS} t.resolved_ms, ${EPOCH_MS} t.created_ms, ${EPOCH_MS} t.created_ms, t.language
-    FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::issue_status[], $8::priority[],
-      $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::text[])
-      AS t (id, import_key, source_id, title, description, status, priority, customer_name,
-        customer_email, tags, resolved_ms, created_ms, language)
-    WHERE NOT EXISTS (
-      SELECT 1
-      FROM issues i
-      WHERE i.business_id = $1
-        AND i.id = t.source_id)
-    ON CONFLICT (business_id, import_key) WHERE import_key IS NOT NULL DO NOTHING`,
-    [
-      businessId,
-      b.id,
-      b.key,
-      b.sourceId,
-      b.title,
-      b.description,
-      b.status,
-      b.priority,
-      b.customerName,
-      b.customerEmail,
-      b.tags,
-      b.resolvedAt,
-      b.createdAt,
-      b.language,
-    ],
-  );
+  const { sql, names } = STATEMENTS[kind];
+  const columns = batch as Record<string, readonly unknown[]>;
+  const { rowCount } = await db.query(sql, [businessId, ...names.map((name) => columns[name])]);
   return rowCount ?? 0;
 }
 

@@ -8,7 +8,7 @@ import { issueLanguage } from '../issues/issue-language.js';
 import { detectLanguage } from '../suggestions/language.js';
 import { analyzeSentiment } from '../suggestions/sentiment.js';
 import { DEFAULT_TAG_COLOR } from '../tags/tag.schemas.js';
-import { ensureTags, insertImportedIssues, insertImportedSuggestions } from './import.repository.js';
+import { ensureTags, insertImportedBatch, type ImportBatch, type SharedColumns } from './import.repository.js';
 import {
   planColumns,
   readRow,
@@ -45,51 +45,62 @@ class RolledBack extends Error {}
 
 const arrayLiteral = (names: string[]) => `{${names.map((n) => `"${n.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 
+type ItemOf<K extends ImportKind> = Extract<ImportedRow, { kind: K }>['item'];
+
+/**
+ * Each kind's own columns from its items: defaults where a cell was empty, and language (and for
+ * suggestions the sentiment and its lexicon) computed as a create computes them.
+ */
+const OWN_VALUES: { [K in ImportKind]: (items: ItemOf<K>[]) => Omit<ImportBatch<K>, keyof SharedColumns> } = {
+  suggestions(items) {
+    const languages = items.map((item) => detectLanguage(item.content));
+    const moods = items.map((item, i) => analyzeSentiment(item.content, languages[i] ?? null));
+    return {
+      content: items.map((item) => item.content),
+      status: items.map((item) => item.status ?? 'pending'),
+      priority: items.map((item) => item.priority ?? 'medium'),
+      sentiment: moods.map((mood) => mood.sentiment),
+      sentiment_score: moods.map((mood) => mood.score),
+      language: languages,
+      sentiment_lexicon: moods.map((mood) => mood.lexicon),
+      upvote_count: items.map((item) => item.upvote_count ?? 0),
+    };
+  },
+  issues(items) {
+    const descriptions = items.map((item) => item.description ?? '');
+    return {
+      title: items.map((item) => item.title),
+      description: descriptions,
+      status: items.map((item) => item.status ?? 'open'),
+      priority: items.map((item) => item.priority ?? 'medium'),
+      language: items.map((item, i) => issueLanguage(item.title, descriptions[i]!)),
+      resolved_at: items.map((item) => item.resolved_at?.getTime() ?? null),
+    };
+  },
+};
+
 /** A batch of rows to the repository's columns, tags in the business's spelling (created as needed). */
-async function writeBatch(db: Queryable, businessId: string, rows: ImportedRow[]): Promise<number> {
+async function writeBatch(db: Queryable, businessId: string, kind: ImportKind, rows: ImportedRow[]): Promise<number> {
   const wanted = new Map<string, string>();
   for (const row of rows) for (const name of row.item.tags ?? []) wanted.set(name.toLowerCase(), name);
   const names = [...wanted.values()];
   const spelling = await ensureTags(db, businessId, names, names.map(newId), DEFAULT_TAG_COLOR);
   const tagsOf = (row: ImportedRow) =>
     arrayLiteral([...new Set((row.item.tags ?? []).map((n) => spelling.get(n.toLowerCase()) ?? n))].sort());
-  const common = {
+  const shared: Record<keyof SharedColumns, unknown[]> = {
     id: rows.map(() => newId()),
-    key: rows.map((row) => row.key),
-    sourceId: rows.map((row) => row.item.id ?? null),
-    customerName: rows.map((row) => row.item.customer_name ?? null),
-    customerEmail: rows.map((row) => row.item.customer_email ?? null),
+    import_key: rows.map((row) => row.key),
+    source_id: rows.map((row) => row.item.id ?? null),
+    customer_name: rows.map((row) => row.item.customer_name ?? null),
+    customer_email: rows.map((row) => row.item.customer_email ?? null),
     tags: rows.map(tagsOf),
-    createdAt: rows.map((row) => (row.item.created_at ?? new Date()).getTime()),
+    created_at: rows.map((row) => (row.item.created_at ?? new Date()).getTime()),
   };
-  if (rows[0]?.kind === 'issues') {
-    const items = rows.map((row) => (row as Extract<ImportedRow, { kind: 'issues' }>).item);
-    const descriptions = items.map((item) => item.description ?? '');
-    return insertImportedIssues(db, businessId, {
-      ...common,
-      title: items.map((item) => item.title),
-      description: descriptions,
-      // detected as a create does (issueLanguage)
-      language: items.map((item, i) => issueLanguage(item.title, descriptions[i]!)),
-      status: items.map((item) => item.status ?? 'open'),
-      priority: items.map((item) => item.priority ?? 'medium'),
-      resolvedAt: items.map((item) => item.resolved_at?.getTime() ?? null),
-    });
-  }
-  const items = rows.map((row) => (row as Extract<ImportedRow, { kind: 'suggestions' }>).item);
-  const languages = items.map((item) => detectLanguage(item.content));
-  const moods = items.map((item, i) => analyzeSentiment(item.content, languages[i] ?? null));
-  return insertImportedSuggestions(db, businessId, {
-    ...common,
-    content: items.map((item) => item.content),
-    status: items.map((item) => item.status ?? 'pending'),
-    priority: items.map((item) => item.priority ?? 'medium'),
-    sentiment: moods.map((mood) => mood.sentiment),
-    sentimentScore: moods.map((mood) => mood.score),
-    language: languages,
-    lexicon: moods.map((mood) => mood.lexicon),
-    upvoteCount: items.map((item) => item.upvote_count ?? 0),
-  });
+  // every row is of the request's kind (readRow reads them so)
+  const ownValues = OWN_VALUES[kind] as (
+    items: ImportedRow['item'][],
+  ) => Omit<ImportBatch<typeof kind>, keyof SharedColumns>;
+  return insertImportedBatch(db, businessId, kind, { ...shared, ...ownValues(rows.map((row) => row.item)) });
 }
 
 /**
@@ -134,7 +145,7 @@ export async function importCsv(
         batch = [];
         await writing;
         if (rows.length === 0 || (onError === 'all' && report.failed > 0)) return;
-        writing = writeBatch(tx, businessId, rows).then((created) => {
+        writing = writeBatch(tx, businessId, kind, rows).then((created) => {
           report.created += created;
           report.skipped += rows.length - created;
         });

@@ -77,6 +77,63 @@ describe('POST /businesses/:id/imports', () => {
     expect(byTag.body.total).toBe(1);
   });
 
+  it('When rows are imported, then their language, sentiment and its lexicon are what a create computes from the same text', async () => {
+    const created = await buildTenant(ctx.db);
+    const imported = await buildTenant(ctx.db);
+    const texts = [
+      'Das Essen war kalt und der Service schrecklich langsam.',
+      'La terrasse est magnifique, merci pour le nouveau menu !',
+      'Il caffè era freddo e il servizio davvero terribile, purtroppo.',
+    ];
+    const computed = ['language', 'sentiment', 'sentiment_score', 'sentiment_lexicon'];
+    const pick = (item: Record<string, unknown>) => Object.fromEntries(computed.map((field) => [field, item[field]]));
+    const byCreate = [];
+    for (const content of texts) {
+      const res = await ctx.request().post('/api/v1/suggestions').set('X-API-Key', created.write).send({ content });
+      expect(res.status, res.text).toBe(201);
+      byCreate.push(pick(res.body as Record<string, unknown>));
+    }
+    const csv = `content\r\n${texts.map((text) => `"${text}"`).join('\r\n')}\r\n`;
+    expect((await importCsv(imported.business.id, imported.write, csv)).body).toMatchObject({ created: 3 });
+    const list = await listed(imported.read);
+    const byImport = texts.map((content) => pick(list.data.find((item) => item.content === content)!));
+    expect(byImport).toEqual(byCreate);
+    // not all alike: each language detected, scored by its lexicon, or said to be unscored
+    expect(byImport.map((item) => [item.language, item.sentiment_lexicon])).toEqual([
+      ['de', 'de'],
+      ['fr', 'fr'],
+      ['it', null],
+    ]);
+  });
+
+  it('When issues are imported, then their language is what a create detects, and status and resolved_at are kept', async () => {
+    const created = await buildTenant(ctx.db);
+    const imported = await buildTenant(ctx.db);
+    const title = 'Das Kartenlesegerät lehnt seit heute jede Zahlung ab';
+    const description = 'Die Kunden müssen bar bezahlen, und die Schlange wird immer länger.';
+    const res = await ctx
+      .request()
+      .post(`/businesses/${created.business.id}/issues`)
+      .set('X-API-Key', created.write)
+      .send({ title, description });
+    expect(res.status, res.text).toBe(201);
+    const csv =
+      'title,description,status,resolved_at,created_at\r\n' +
+      `${title},"${description}",resolved,2026-02-01T09:00:00.000Z,2026-01-31T10:15:00.000Z\r\n`;
+    const report = await importCsv(imported.business.id, imported.write, csv, { kind: 'issues' });
+    expect(report.status, report.text).toBe(200);
+    const [issue] = (await listed(imported.read, '/api/v1/issues')).data;
+    expect(issue).toMatchObject({
+      title,
+      description,
+      language: (res.body as { language: string }).language,
+      status: 'resolved',
+      resolved_at: '2026-02-01T09:00:00.000Z',
+      created_at: '2026-01-31T10:15:00.000Z',
+    });
+    expect(issue!.language).toBe('de');
+  });
+
   it('When a row has errors, then nothing is written and the 422 report names each row and column', async () => {
     const t = await buildTenant(ctx.db);
     const csv = GOOD + ',pending,low,,,,,\r\nFine,maybe,low,,not-an-email,,,\r\n';
