@@ -101,7 +101,9 @@ async function callEveryRead(): Promise<void> {
     business: { Authorization: owner },
     session: { Authorization: owner },
   };
-  const reads = ROUTES.filter((route) => route.method === 'get').map((route) => ({
+  /** Reads that answer only before any business exists (the first run): they read no list. */
+  const beforeFirstRun = new Set(['/auth/setup']);
+  const reads = ROUTES.filter((route) => route.method === 'get' && !beforeFirstRun.has(route.path)).map((route) => ({
     path: route.path,
     header: credentials[route.guard],
   }));
