@@ -9,8 +9,8 @@ import { openPostgres } from '../src/db/postgres.js';
 import { createApiKey } from '../src/api-keys/api-key.service.js';
 import { digestKey } from '../src/auth/key-format.js';
 import { createBusiness } from '../src/businesses/business.service.js';
-import { createSuggestion } from '../src/suggestions/suggestion.service.js';
 import { castVote } from '../src/votes/vote.service.js';
+import { create as createOne } from './lib/write-work.js';
 import { findKeyPrincipal } from './lib/writes.js';
 const url = process.argv[2];
 if (!url) throw new Error('usage: tsx bench/wal-records.ts <database url>');
@@ -20,17 +20,7 @@ await pool.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
 const { business } = await createBusiness(pool, { name: 'wb', plan: 'business' });
 const { key } = await createApiKey(pool, business.id, { name: 'b', scope: 'write' }, { maxActive: 100 });
 const p = (await findKeyPrincipal(pool, digestKey(key)))!;
-const create = (i: number) =>
-  createSuggestion(pool, p, {
-    content: `Great coffee and friendly staff, but the queue at the counter is slow on weekend mornings (${i})`,
-    status: 'pending',
-    priority: 'high',
-    visibility: 'internal',
-    customer_name: undefined,
-    customer_email: undefined,
-    location_id: undefined,
-    tags: [],
-  });
+const create = (i: number) => createOne(pool, p, i);
 const s = await create(0);
 for (let i = 0; i < 30; i++) {
   await create(i + 1);

@@ -1,8 +1,7 @@
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad, timedGetsOf, type LoadResult } from './load.js';
 import { medianOf, medianRatio, type Timing } from './measure.js';
-import { percentile, round } from './stats.js';
+import { round } from './stats.js';
 
 /**
  * One business's owner flooding their suggestion pages, and another business's list beside it (issue
@@ -34,61 +33,10 @@ const FLOOD_LEAD_MS = 1_000;
  */
 const DRAIN_MS = 3_000;
 
-/**
- * GETs over `connections` keep-alive connections for `seconds`, timed here to a tenth of a
- * millisecond: autocannon's whole milliseconds cannot tell 2 ms from 3 ms, which is the figure here.
- */
-async function timedGets(url: string, headers: Record<string, string>, connections: number, seconds: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let ok = 0;
-  let non2xx = 0;
-  let errors = 0;
-  const until = performance.now() + seconds * 1000;
-  const get = () =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
-      http
-        .get(url, { agent, headers }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - started);
-            if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) ok++;
-            else non2xx++;
-            resolve();
-          });
-        })
-        .on('error', () => {
-          errors++;
-          resolve();
-        });
-    });
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) await get();
-    }),
-  );
-  agent.destroy();
-  const result: LoadResult = {
-    rps: ok / ((performance.now() - started) / 1000),
-    p50: round(percentile(latencies, 50), 1),
-    p99: round(percentile(latencies, 99), 1),
-    requests: ok + non2xx,
-    ok,
-    non2xx,
-    errors,
-  };
-  if (non2xx > 0 || errors > 0 || ok === 0) {
-    throw new Error(`page flood: the list answered ${non2xx} non-2xx and ${errors} errors in ${result.requests}`);
-  }
-  return result;
-}
-
 /** The list for `seconds`, alone or while the flood runs (in a process of its own) on the same instance. */
 async function listRound(base: string, flood: PageFlood, seconds: number, beside: boolean) {
   const list = () =>
-    timedGets(`${base}/api/v1/suggestions?limit=50`, { 'x-api-key': flood.listKey }, LIST_CONNECTIONS, seconds);
+    timedGetsOf([`${base}/api/v1/suggestions?limit=50`], LIST_CONNECTIONS, seconds, { 'x-api-key': flood.listKey });
   if (!beside) return { list: await list(), flood: undefined };
   const flooding = runLoad({
     url: `${base}${flood.floodPath}`,

@@ -1,12 +1,11 @@
-import http from 'node:http';
 import sharp from 'sharp';
 import { updateBusiness } from '../../src/businesses/business.repository.js';
 import { prepareLogo } from '../../src/businesses/logo.image.js';
 import { upsertLogo } from '../../src/businesses/logo.repository.js';
 import { withClient } from './database.js';
 import { alternate, medianOf, medianRatio, type Timing } from './measure.js';
-import type { LoadResult } from './load.js';
-import { percentile, round } from './stats.js';
+import { timedGetsOf, type LoadResult } from './load.js';
+import { round } from './stats.js';
 import type { Tenant } from './setup.js';
 
 /**
@@ -22,63 +21,6 @@ const TYPED = [
 export const TYPED_PREFIXES = TYPED.flatMap((text) =>
   Array.from({ length: text.length - 2 }, (_, i) => text.slice(0, i + 3)).filter((q) => !q.endsWith(' ')),
 );
-
-/**
- * GETs of `urls` in turn over `connections` keep-alive connections for `seconds`, timed here to a
- * tenth of a millisecond (autocannon cannot vary the URL, nor tell 2 ms from 3). Throws on any
- * answer but a 2xx: a figure of refusals is no figure.
- */
-export async function timedGetsOf(
-  urls: readonly string[],
-  connections: number,
-  seconds: number,
-  headers: Record<string, string> = {},
-): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let ok = 0;
-  let non2xx = 0;
-  let errors = 0;
-  let next = 0;
-  const until = performance.now() + seconds * 1000;
-  const get = () =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
-      http
-        .get(urls[next++ % urls.length]!, { agent, headers }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - started);
-            if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) ok++;
-            else non2xx++;
-            resolve();
-          });
-        })
-        .on('error', () => {
-          errors++;
-          resolve();
-        });
-    });
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) await get();
-    }),
-  );
-  agent.destroy();
-  if (non2xx > 0 || errors > 0 || ok === 0) {
-    throw new Error(`timed GETs: ${non2xx} non-2xx and ${errors} errors in ${ok + non2xx} answers`);
-  }
-  return {
-    rps: ok / ((performance.now() - started) / 1000),
-    p50: round(percentile(latencies, 50), 1),
-    p99: round(percentile(latencies, 99), 1),
-    requests: ok + non2xx,
-    ok,
-    non2xx,
-    errors,
-  };
-}
 
 /**
  * Turns a seeded business into one with a public face (issues 15, 42 and 43): every suggestion public
