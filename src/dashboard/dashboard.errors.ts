@@ -7,7 +7,7 @@ import {
   RETRY_AFTER_SECONDS,
   type Refusal,
 } from '../errors/http-error.js';
-import { isUnavailable } from '../http/error-handler.js';
+import { clientStatus, isUnavailable } from '../http/error-handler.js';
 import { countCredentialFailure } from '../http/rate-limit.js';
 import { hasMessage, t } from '../shared/messages.js';
 import { fieldWords } from './dashboard.actions.js';
@@ -39,9 +39,9 @@ function pageError(err: unknown): HttpError {
     const retry = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
     return new HttpError(503, PAGE_FAILURES.database, PAGE_FAILURES.database, retry);
   }
-  const status = (err as { status?: unknown } | null)?.status;
   // body-parser's refusals (a form too large, a bad encoding) are the client's: their status, never a 500
-  if (typeof status === 'number' && status >= 400 && status < 500) {
+  const status = clientStatus(err);
+  if (status !== undefined) {
     const code = status === 413 ? PAGE_FAILURES.tooLarge : PAGE_FAILURES.unreadable;
     return new HttpError(status, code, code);
   }

@@ -50,7 +50,7 @@ interface ClientErrorFields {
 }
 
 /** The HTTP status an error carries, when it says the client is at fault (400 to 499). */
-function clientStatus(err: unknown): number | undefined {
+export function clientStatus(err: unknown): number | undefined {
   if (err === null || typeof err !== 'object') return undefined;
   const { status, statusCode } = err as ClientErrorFields;
   const carried = typeof status === 'number' ? status : statusCode;
