@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { budgetFor, EMBEDDED_INITDB_MS, SERVER_START_MS } from '../support/budgets.js';
 import { testMode } from '../support/database.js';
+import { PASSWORD, postPageForm } from '../support/dashboard.js';
 import { runTs } from '../support/processes.js';
 
 /**
@@ -25,7 +27,7 @@ interface LogLine {
 
 describe('npm start on an empty data directory', () => {
   it.runIf(testMode() === 'embedded')(
-    'When the server starts, then it says at once that it opens the database, then that it migrates, then where it is ready, and health polls log no error',
+    'When the server starts on an empty database, then it says at once that it opens the database, then that it migrates, then where it is ready, then the one-time first-run link, which makes the business and signs its owner in; health polls log no error',
     { timeout: budgetFor({ serverStarts: 1, initdbs: 1 }) },
     async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
@@ -75,6 +77,36 @@ describe('npm start on an empty data directory', () => {
         expect(logged()).toBe(statuses.length);
         // The health checks' 503s while migrating are not errors; nothing else is either.
         expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+
+        // No business yet: once ready, start-up logs the one-time link to the first run in the browser,
+        // at PUBLIC_BASE_URL (unset here: the default), its token in the fragment so no request log sees it.
+        const setup = await until(/^no business yet: open /, Date.now() + 5_000);
+        expect(lines.indexOf(ready)).toBeLessThan(lines.indexOf(setup));
+        const link = new URL(setup.url!);
+        expect(setup.msg).toBe(`no business yet: open ${setup.url} to create the first one`);
+        expect(`${link.origin}${link.pathname}`).toBe('http://localhost:3000/app/setup');
+        const token = decodeURIComponent(link.hash.replace(/^#token=/, ''));
+        expect(token).toMatch(/^\S{20,}$/);
+        // Opened and filled on the running server, the link makes the business and signs its owner in.
+        const agent = supertest.agent(ready.url);
+        expect((await agent.get('/app/setup')).status).toBe(200);
+        const made = await postPageForm(agent, '/app/setup', '/app/setup', {
+          token,
+          business_name: 'Café Lumière',
+          name: 'Ana Silva',
+          email: 'ana@example.com',
+          password: PASSWORD,
+        });
+        expect(made.status).toBe(303);
+        expect(made.headers.location).toMatch(/^\/app\/b\/[0-9a-f-]{36}$/);
+        const home = await agent.get(made.headers.location as string);
+        expect(home.status).toBe(200);
+        expect(home.text).toContain('Ana Silva');
+        expect(home.text).toContain('Café Lumière');
+        // The first run is over: the page is gone, and the token was only ever in the one log line.
+        expect((await agent.get('/app/setup')).status).toBe(404);
+        await sleep(200);
+        expect(lines.filter((line) => JSON.stringify(line).includes(token))).toEqual([setup]);
       } finally {
         child.kill('SIGTERM');
         await new Promise((resolve) => child.once('exit', resolve));
