@@ -180,7 +180,9 @@ export async function findChangelogRecipients(
 
 /**
  * The status notices waiting on `suggestionIds`, with what their message would say now, locked: the
- * changelog message carries them to the followers it reaches, and their own run skips those.
+ * changelog message carries them to the followers it reaches, and their own run skips those. Their
+ * suggestions are locked too (shared): a change being committed is waited for and read, never told
+ * as the status before it (claimDueNotice).
  */
 export async function findWaitingNotices(
   db: Queryable,
@@ -192,7 +194,8 @@ export async function findWaitingNotices(
     WHERE n.business_id = $1
       AND n.suggestion_id = ANY($2::uuid[])
     ORDER BY n.suggestion_id
-    FOR UPDATE OF n`,
+    FOR UPDATE OF n
+    FOR SHARE OF s`,
     [businessId, suggestionIds],
   );
   return rows;

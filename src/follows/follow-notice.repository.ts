@@ -44,14 +44,22 @@ export const DUE_NOTICE_FROM = /* sql */ `
     JOIN businesses b ON b.id = n.business_id
     JOIN suggestions s ON s.business_id = n.business_id AND s.id = n.suggestion_id`;
 
-/** One notice due at `asOf`, locked for the caller's transaction; others skip it meanwhile. */
+/**
+ * One notice due at `asOf`, locked for the caller's transaction; others skip it meanwhile. Its
+ * suggestion is locked too (shared), and a notice whose suggestion a transaction is changing is
+ * skipped until it commits: that change found the notice there and joined it (the trigger's DO
+ * NOTHING), so read before its commit the message would tell the status before it, and the change
+ * would never be told. A change that comes once the notice is taken waits for the notice's
+ * transaction, then leaves a notice of its own.
+ */
 export async function claimDueNotice(db: Queryable, asOf: Date): Promise<DueNotice | null> {
   const { rows } = await db.query<DueNotice>(
     /* sql */ `${DUE_NOTICE_FROM}
     WHERE n.due_at <= $1
     ORDER BY n.due_at
     LIMIT 1
-    FOR UPDATE OF n SKIP LOCKED`,
+    FOR UPDATE OF n SKIP LOCKED
+    FOR SHARE OF s SKIP LOCKED`,
     [asOf],
   );
   return rows[0] ?? null;

@@ -4,10 +4,14 @@ import type { IdempotencyStore } from './idempotency.store.js';
 const PURGE_INTERVAL_MS = 60_000;
 
 /**
- * Deletes expired stored responses every minute, a small batch at a time (IdempotencyStore.purgeExpired),
+ * Deletes expired stored responses every minute (`intervalMs`), a small batch at a time (IdempotencyStore.purgeExpired),
  * so the table never takes a long lock. The timer never keeps the process alive; answers a stop.
  */
-export function startIdempotencyPurge(store: IdempotencyStore, logger: Logger): () => Promise<void> {
+export function startIdempotencyPurge(
+  store: IdempotencyStore,
+  logger: Logger,
+  intervalMs = PURGE_INTERVAL_MS,
+): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -20,7 +24,7 @@ export function startIdempotencyPurge(store: IdempotencyStore, logger: Logger): 
       .catch((err: unknown) => logger.warn({ err }, 'idempotency key purge failed; retrying later'))
       .finally(() => {
         running = undefined;
-        if (!stopped) timer = setTimeout(tick, PURGE_INTERVAL_MS).unref();
+        if (!stopped) timer = setTimeout(tick, intervalMs).unref();
       });
   };
   timer = setTimeout(tick, 0).unref();

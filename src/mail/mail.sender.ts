@@ -55,7 +55,8 @@ const BATCH = 20;
  * Delivers the outbox. A message is sent right after the transaction that wrote it commits
  * (`deliver`), and, once `start`ed, retried with exponential backoff by a poll that also takes over
  * what another instance left behind. Delivery is at least once: an instance that dies after the
- * server accepted a message but before recording it sends it again after the lease. Sending never
+ * server accepted a message but before recording it sends it again after the lease, with the same
+ * Message-ID (the row's id), so receivers can drop the copy. Sending never
  * fails the request that caused it; the outcome is the message's status (`sent`, `failed`).
  */
 export class MailSender implements Mailer {
@@ -159,6 +160,7 @@ export class MailSender implements Mailer {
     }
     try {
       await this.transport.send({
+        id: row.id,
         to: row.recipient,
         subject: row.subject,
         text: row.text_body,

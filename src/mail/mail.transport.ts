@@ -2,6 +2,11 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 export interface OutgoingMail {
+  /**
+   * The outbox row's id, made the Message-ID: a message sent again (at least once, mail.sender.ts)
+   * carries the same one, so the receiving side can tell it is the same message.
+   */
+  id?: string;
   to: string;
   subject: string;
   text: string;
@@ -28,6 +33,7 @@ const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, sock
  * admin CLI) never loads it.
  */
 export function smtpTransport(url: string, from: string): MailTransport {
+  const domain = /@([^\s@<>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
   let transporter: Promise<Transporter> | undefined;
   const connect = async () => {
     const { default: nodemailer } = await import('nodemailer');
@@ -37,7 +43,8 @@ export function smtpTransport(url: string, from: string): MailTransport {
     kind: 'smtp',
     async send(mail) {
       transporter ??= connect();
-      await (await transporter).sendMail(mail);
+      const { id, ...rest } = mail;
+      await (await transporter).sendMail({ ...rest, ...(id ? { messageId: `<${id}@${domain}>` } : {}) });
     },
     close: () => void transporter?.then((made) => made.close()).catch(() => undefined),
   };

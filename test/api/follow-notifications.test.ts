@@ -297,4 +297,31 @@ describe('What followers hear', () => {
     await settle();
     expect(mail.peer.to(email)).toHaveLength(1);
   });
+  it('When a status move is still being committed as its notice comes due, then the notice waits for it, and the follower hears the move', async () => {
+    const { t, qr, s } = await scene();
+    const a = await follower(qr.code, s.id);
+    expect((await patch(t, s.id, { status: 'reviewing' })).status).toBe(200);
+    // A second move joins the waiting notice, and its transaction has not committed when the notifier runs.
+    const move = await ctx.db.pool.connect();
+    let run: Promise<number> | undefined;
+    try {
+      await move.query('BEGIN');
+      await move.query(`UPDATE suggestions SET status = 'in_progress' WHERE business_id = $1 AND id = $2`, [
+        t.business.id,
+        s.id,
+      ]);
+      run = notifier().runDue(afterWindow());
+      // PostgreSQL runs the notifier meanwhile; the embedded database, one connection, only after the commit.
+      await Promise.race([run, sleep(500)]);
+      await move.query('COMMIT');
+    } finally {
+      move.release();
+    }
+    await run;
+    await notifier().runDue(afterWindow());
+    const told = await mail.peer.waitFor(a.email, { count: 2 });
+    await settle();
+    expect(mail.peer.to(a.email)).toHaveLength(2);
+    expect(told.text).toContain('Status: Received → In progress');
+  });
 });

@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,9 +13,16 @@ import { openPostgres } from '../../src/db/postgres.js';
 import { createRateLimiters } from '../../src/http/rate-limit.js';
 import { capturingLogger } from '../support/app.js';
 import { testMode } from '../support/database.js';
-import { buildTeam, buildTenant } from '../support/factories.js';
+import { buildQrCode, buildSuggestion, buildTeam, buildTenant, uniqueEmail } from '../support/factories.js';
+import { SmtpPeer, type ReceivedMail } from '../support/mail.js';
 import { useReceivers, type Receiver } from '../support/receiver.js';
 import { WebhookWorker } from '../../src/webhooks/webhook.worker.js';
+import { FollowNotifier } from '../../src/follows/follow.notifier.js';
+import { startIdempotencyPurge } from '../../src/idempotency/idempotency.purge.js';
+import { IdempotencyStore } from '../../src/idempotency/idempotency.store.js';
+import { MailSender } from '../../src/mail/mail.sender.js';
+import { smtpTransport } from '../../src/mail/mail.transport.js';
+import { newId } from '../../src/shared/ids.js';
 import { FORMATION_START_MS, startFormation, type Formation, type FormationEvent } from '../support/formation.js';
 
 /**
@@ -52,8 +60,28 @@ interface Round {
 
 const startReceiver = useReceivers();
 
+/** The page's origin (PUBLIC_BASE_URL's default): where follow forms post from and mail links lead. */
+const ORIGIN = 'http://localhost:3000';
+/** The statuses a followed suggestion moves through, round and round: each move is one a follower hears of. */
+const CYCLE = ['reviewing', 'in_progress', 'completed', 'rejected'] as const;
+const FOLLOWED = 3;
+const en = JSON.parse(readFileSync(new URL('../../locales/en.json', import.meta.url), 'utf8')) as Record<
+  string,
+  string
+>;
+const statusWords = (status: string) => en[`mail.follow.status.${status}`]!;
+
+/** Rows the purge seeder wrote, by table: those past their retention must go, the others stay. */
+interface Seeded {
+  idempotency: { gone: Buffer[]; kept: Buffer[] };
+  mail: { gone: string[]; kept: string[] };
+  followLog: { gone: string[]; kept: string[] };
+  batches: number;
+  refused: number;
+}
+
 describe.skipIf(!formation)('Failover of a pg_auto_failover formation under continuous writes', () => {
-  const { logger } = capturingLogger();
+  const { logger, logs } = capturingLogger();
   let db: Database;
   /** The webhook worker's own pool on the formation, as main.ts gives it one. */
   let workerDb: Database;
@@ -63,12 +91,32 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
   let hooked: { key: string; businessId: string };
   let server: Server;
   let base: string;
+  /** Mail as main.ts sends it (the outbox on the requests' pool), to a real SMTP peer. */
+  let peer: SmtpPeer;
+  let mail: MailSender;
+  let notifier: FollowNotifier;
+  let stopPurge: () => Promise<void>;
+  /** A business whose public suggestions each have one confirmed follower (by index). */
+  let followed: {
+    key: string;
+    businessId: string;
+    suggestions: string[];
+    followers: string[];
+    confirmations: Set<string>;
+  };
 
   beforeAll(async () => {
     db = openPostgres(formation!.uri, () => undefined, 10, { connectTimeoutMs: 2_000 });
     await migrate(db.pool);
     const rateLimiters = createRateLimiters({ limit: 1_000_000, failedAuthLimit: 1_000_000, logger });
-    server = createApp({ db, logger, rateLimiters, config: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: true } }).listen(
+    peer = await SmtpPeer.start();
+    mail = new MailSender(db.pool, smtpTransport(peer.url, 'Feedback <no-reply@feedback.test>'), logger, {
+      retryDelayMs: 200,
+      maxRetryDelayMs: 1_000,
+      pollIntervalMs: 250,
+      leaseMs: 5_000,
+    });
+    server = createApp({ db, logger, rateLimiters, mail, config: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: true } }).listen(
       0,
       '127.0.0.1',
     );
@@ -86,9 +134,56 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
     workerDb = openPostgres(formation!.uri, () => undefined, 3, { connectTimeoutMs: 2_000 });
     worker = new WebhookWorker(workerDb, logger, { allowPrivateNetworks: true, businessIds: [team.business.id] });
     worker.start();
+    followed = await followedBusiness();
+    mail.start();
+    // As main.ts runs it, with its clock past the 5-minute grouping window: every notice is due at once.
+    notifier = new FollowNotifier(db.pool, mail, logger, {
+      baseUrl: ORIGIN,
+      perBusinessPerHour: 1_000_000,
+      pollIntervalMs: 250,
+      clock: () => new Date(Date.now() + 6 * 60_000),
+    });
+    notifier.start();
+    stopPurge = startIdempotencyPurge(
+      new IdempotencyStore(db.pool, { ttlHours: 24, now: () => new Date() }),
+      logger,
+      250,
+    );
   }, FORMATION_START_MS);
 
+  /** Three public suggestions, each followed by its own address, confirmed through the page and the mail. */
+  async function followedBusiness() {
+    const team = await buildTeam(db);
+    const qr = await buildQrCode(db, team.business.id);
+    const suggestions: string[] = [];
+    const followers: string[] = [];
+    const confirmations = new Set<string>();
+    for (let i = 0; i < FOLLOWED; i++) {
+      const s = await buildSuggestion(db, team.business.id, { visibility: 'public', content: `Followed idea ${i}` });
+      const email = uniqueEmail(`follower${i}`);
+      const follow = await fetch(`${base}/f/${qr.code}/follow/${s.id}`, {
+        method: 'POST',
+        headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email }),
+        redirect: 'manual',
+      });
+      expect(follow.status).toBe(303);
+      const confirmation = await peer.waitFor(email);
+      confirmations.add(confirmation.headers['message-id']!);
+      const link = new RegExp(`${ORIGIN}(/follow/confirm\\?token=[A-Za-z0-9._%-]+)`).exec(confirmation.text)?.[1];
+      expect(link, confirmation.text).toBeDefined();
+      expect((await fetch(`${base}${link}`, { method: 'POST', redirect: 'manual' })).status).toBe(200);
+      suggestions.push(s.id);
+      followers.push(email);
+    }
+    return { key: team.write, businessId: team.business.id, suggestions, followers, confirmations };
+  }
+
   afterAll(async () => {
+    await notifier?.stop();
+    await mail?.stop();
+    await stopPurge?.();
+    await peer?.close();
     await worker?.stop();
     await workerDb?.close().catch(() => undefined);
     server?.close();
@@ -326,7 +421,219 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
     );
   }
 
-  it('When the primary fails over under continuous writes, and back, then every acknowledged write is there once, writes resume within 10 s, and the webhook worker delivers every one', async () => {
+  /**
+   * One status move at a time, round the cycle and round the followed suggestions, each retried until
+   * acknowledged (the same move: a move that was made already changes nothing the second time).
+   */
+  async function moveStatuses(round: Round, running: () => boolean): Promise<number> {
+    let moves = 0;
+    for (let n = 0; running() && n < 3_000; n++) {
+      const id = followed.suggestions[n % FOLLOWED]!;
+      const status = CYCLE[Math.floor(n / FOLLOWED) % CYCLE.length]!;
+      for (let attempt = 0; ; attempt++) {
+        if (attempt >= MAX_TRIES) throw new Error(`a status move was refused ${MAX_TRIES} times`);
+        let code = 0;
+        try {
+          const res = await fetch(`${base}/api/v1/suggestions/${id}`, {
+            method: 'PATCH',
+            headers: { 'content-type': 'application/json', 'x-api-key': followed.key },
+            body: JSON.stringify({ status }),
+            signal: AbortSignal.timeout(20_000),
+          });
+          code = res.status;
+          await res.arrayBuffer();
+          if (code !== 200) expect([503, 409]).toContain(code);
+        } catch (err) {
+          if ((err as Error).name === 'AssertionError') throw err;
+          round.dropped++;
+        }
+        if (code === 200) break;
+        round.refused++;
+        await sleep(100);
+      }
+      moves++;
+      await sleep(150);
+    }
+    return moves;
+  }
+
+  /**
+   * Rows past their retention and rows within it, written a batch at a time while the purges run
+   * (each batch in one statement, retried with the same rows until acknowledged): the idempotency
+   * keys (24 h), the mail outbox's finished messages (30 days) and the follow mail log (a day).
+   */
+  async function seedPurgeable(seeded: Seeded, running: () => boolean): Promise<void> {
+    for (let n = 0; running() && n < 2_000; n++) {
+      const gone = { idempotency: [randomBytes(32), randomBytes(32)], mail: [newId()], followLog: [newId()] };
+      const kept = { idempotency: [randomBytes(32)], mail: [newId()], followLog: [newId()] };
+      for (let attempt = 0; ; attempt++) {
+        if (attempt >= MAX_TRIES) throw new Error(`a purge seed was refused ${MAX_TRIES} times`);
+        try {
+          await db.pool.query(
+            /* sql */ `
+            WITH keys AS (
+              INSERT INTO idempotency_keys (scope, fingerprint, status, created_at)
+              SELECT scope, scope, 201, now() - CASE WHEN old THEN interval '25 hours' ELSE interval '23 hours' END
+              FROM unnest($1::bytea[], $2::boolean[]) AS k(scope, old)
+              ON CONFLICT DO NOTHING),
+            mails AS (
+              INSERT INTO mail_outbox (id, recipient, subject, status, attempts, next_attempt_at, expires_at, created_at)
+              SELECT id, 'purge@example.test', 'seeded', 'sent', 1, now(), now(),
+                now() - CASE WHEN old THEN interval '31 days' ELSE interval '29 days' END
+              FROM unnest($3::uuid[], $4::boolean[]) AS m(id, old)
+              ON CONFLICT DO NOTHING)
+            INSERT INTO follow_mail_log (business_id, notice_id, follow_id, created_at)
+            SELECT $5, id, id, now() - CASE WHEN old THEN interval '25 hours' ELSE interval '23 hours' END
+            FROM unnest($6::uuid[], $7::boolean[]) AS l(id, old)
+            ON CONFLICT DO NOTHING`,
+            [
+              [...gone.idempotency, ...kept.idempotency],
+              [...gone.idempotency.map(() => true), ...kept.idempotency.map(() => false)],
+              [...gone.mail, ...kept.mail],
+              [...gone.mail.map(() => true), ...kept.mail.map(() => false)],
+              followed.businessId,
+              [...gone.followLog, ...kept.followLog],
+              [...gone.followLog.map(() => true), ...kept.followLog.map(() => false)],
+            ],
+          );
+          break;
+        } catch {
+          seeded.refused++;
+          await sleep(100);
+        }
+      }
+      for (const table of ['idempotency', 'mail', 'followLog'] as const) {
+        (seeded[table].gone as unknown[]).push(...gone[table]);
+        (seeded[table].kept as unknown[]).push(...kept[table]);
+      }
+      seeded.batches++;
+      await sleep(200);
+    }
+  }
+
+  /** Of the seeded rows, how many of each kind are there now. */
+  async function seededLeft(seeded: Seeded) {
+    const count = async (sql: string, values: unknown[]) =>
+      (await db.pool.query<{ n: number }>(sql, [values])).rows[0]!.n;
+    const left = async (kind: 'gone' | 'kept') => ({
+      idempotency: await count(
+        'SELECT count(*)::int AS n FROM idempotency_keys WHERE scope = ANY($1::bytea[])',
+        seeded.idempotency[kind],
+      ),
+      mail: await count('SELECT count(*)::int AS n FROM mail_outbox WHERE id = ANY($1::uuid[])', seeded.mail[kind]),
+      followLog: await count(
+        'SELECT count(*)::int AS n FROM follow_mail_log WHERE notice_id = ANY($1::uuid[])',
+        seeded.followLog[kind],
+      ),
+    });
+    return { gone: await left('gone'), kept: await left('kept') };
+  }
+
+  /**
+   * The purges went on through both failovers: every seeded row past its retention is gone, within a
+   * minute of the last seed (each purge runs every quarter of a second), and every row within it is there.
+   */
+  async function purged(seeded: Seeded): Promise<void> {
+    const none = { idempotency: 0, mail: 0, followLog: 0 };
+    let left = await seededLeft(seeded);
+    for (let poll = 0; poll < 240 && JSON.stringify(left.gone) !== JSON.stringify(none); poll++) {
+      await sleep(250);
+      left = await seededLeft(seeded);
+    }
+    expect(left.gone).toEqual(none);
+    expect(left.kept).toEqual({
+      idempotency: seeded.idempotency.kept.length,
+      mail: seeded.mail.kept.length,
+      followLog: seeded.followLog.kept.length,
+    });
+    const failures = (message: string) => logs.filter((line) => line.includes(message)).length;
+    console.log(
+      `purges: ${seeded.batches} seed batches (${seeded.refused} refused tries); gone as expected: ` +
+        `${seeded.idempotency.gone.length} idempotency keys, ${seeded.mail.gone.length} finished mails, ` +
+        `${seeded.followLog.gone.length} follow log rows; kept: ${seeded.idempotency.kept.length}, ` +
+        `${seeded.mail.kept.length}, ${seeded.followLog.kept.length}; purge runs that failed while the primary ` +
+        `moved: idempotency ${failures('idempotency key purge failed')}, mail outbox ${failures('mail outbox unavailable')}, ` +
+        `follower notices ${failures('follower notices unavailable')}`,
+    );
+  }
+
+  /**
+   * The notifier and the mail outbox went on through both failovers. The notifier queues one message
+   * per notice and follower in the notice's own transaction (exactly once); the outbox sends each at
+   * least once, with its id as Message-ID: a copy only of a message whose sending was not recorded,
+   * so never more copies than attempts. Each follower's messages, in the order they were queued, tell
+   * every move from the first status to the last: none lost.
+   */
+  async function followersTold(moves: number, round: Round): Promise<void> {
+    const notices = async () =>
+      (
+        await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM follow_notices WHERE business_id = $1', [
+          followed.businessId,
+        ])
+      ).rows[0]!.n;
+    const outbox = async () =>
+      (
+        await db.pool.query<{ id: string; recipient: string; status: string; attempts: number }>(
+          'SELECT id, recipient, status, attempts FROM mail_outbox WHERE recipient = ANY($1) ORDER BY id',
+          [followed.followers],
+        )
+      ).rows;
+    const received = () => new Set(peer.messages.map((message) => message.headers['message-id']));
+    const done = async () => {
+      const rows = await outbox();
+      return (
+        (await notices()) === 0 &&
+        rows.every((row) => row.status === 'sent' && received().has(`<${row.id}@feedback.test>`))
+      );
+    };
+    // A message whose first send was interrupted waits out its hold (a minute) or its lease: bounded, 150 s.
+    for (let poll = 0; poll < 600 && !(await done()); poll++) await sleep(250);
+    expect(await notices()).toBe(0);
+    const rows = await outbox();
+    const byId = new Map(rows.map((row) => [`<${row.id}@feedback.test>`, row]));
+    const copies = new Map<string, ReceivedMail[]>();
+    for (const message of peer.messages.filter((m) => followed.followers.includes(m.to[0]!))) {
+      const id = message.headers['message-id']!;
+      expect(byId.has(id), `a message not in the outbox: ${id}`).toBe(true);
+      copies.set(id, [...(copies.get(id) ?? []), message]);
+    }
+    let sentAgain = 0;
+    for (const row of rows) {
+      const got = copies.get(`<${row.id}@feedback.test>`) ?? [];
+      expect(row.status).toBe('sent');
+      expect(got.length).toBeGreaterThanOrEqual(1);
+      expect(got.length).toBeLessThanOrEqual(row.attempts);
+      sentAgain += got.length - 1;
+    }
+    let notified = 0;
+    for (let i = 0; i < FOLLOWED; i++) {
+      const told = rows
+        .filter((row) => row.recipient === followed.followers[i])
+        .filter((row) => !followed.confirmations.has(`<${row.id}@feedback.test>`))
+        .map((row) => copies.get(`<${row.id}@feedback.test>`)![0]!)
+        .map((message) => {
+          const move = /^Status: (.+) → (.+)$/m.exec(message.text);
+          expect(move, message.text).not.toBeNull();
+          return { from: move![1]!, to: move![2]! };
+        });
+      notified += told.length;
+      const { rows: now } = await db.pool.query<{ status: string }>('SELECT status FROM suggestions WHERE id = $1', [
+        followed.suggestions[i],
+      ]);
+      const chain = [statusWords('pending'), ...told.map((move) => move.to)];
+      expect(told.map((move) => move.from)).toEqual(chain.slice(0, -1));
+      expect(chain.at(-1)).toBe(statusWords(now[0]!.status));
+      expect(told.every((move) => move.from !== move.to)).toBe(true);
+    }
+    expect(notified).toBeGreaterThan(FOLLOWED);
+    console.log(
+      `follows: ${moves} status moves acknowledged (${round.refused} refused tries), ${notified} notices mailed ` +
+        `to ${FOLLOWED} followers, each move told in order and the last status reached; ${sentAgain} sent again ` +
+        `with their Message-ID (at least once, never more copies than attempts)`,
+    );
+  }
+
+  it('When the primary fails over under continuous writes, and back, then every acknowledged write is there once, writes resume within 10 s, the webhook worker delivers every one, followers hear of every status move and the purges end right', async () => {
     // One write a tenth of a second to the business with a webhook, through both failovers.
     const slow: Round = { acknowledged: new Map(), refused: 0, dropped: 0, retriedAcross: 0, acceptedAt: [] };
     let slowRunning = true;
@@ -336,11 +643,27 @@ describe.skipIf(!formation)('Failover of a pg_auto_failover formation under cont
         await sleep(100);
       }
     })();
+    // Status moves that followers hear of, and rows for the purges, through both failovers too.
+    const moving: Round = { acknowledged: new Map(), refused: 0, dropped: 0, retriedAcross: 0, acceptedAt: [] };
+    const statusMoves = moveStatuses(moving, () => slowRunning);
+    const seeded: Seeded = {
+      idempotency: { gone: [], kept: [] },
+      mail: { gone: [], kept: [] },
+      followLog: { gone: [], kept: [] },
+      batches: 0,
+      refused: 0,
+    };
+    const seeding = seedPurgeable(seeded, () => slowRunning);
     await failoverUnderWrites('1');
     await failoverUnderWrites('2 (back again)');
     slowRunning = false;
     await slowWriting;
+    const moves = await statusMoves;
+    await seeding;
     await webhooksDelivered(slow);
+    expect(moving.dropped).toBe(0);
+    await followersTold(moves, moving);
+    await purged(seeded);
     const health = await fetch(`${base}/health`);
     expect(health.status).toBe(200);
     expect(((await health.json()) as { primary?: string }).primary).toBe(`127.0.0.1:${await primaryPort()}`);
