@@ -8,7 +8,7 @@ import { buildQrCode, buildSuggestion, buildTeam, uniqueEmail } from '../support
 import { useSmtpApp, type ReceivedMail } from '../support/mail.js';
 
 /** What followers hear of a published changelog entry, with a real SMTP peer on loopback (docs/changelog.md). */
-const ctx = useTestApp();
+const ctx = useTestApp({ ownDatabase: true });
 const mail = useSmtpApp(ctx, { poll: true });
 type Team = Awaited<ReturnType<typeof buildTeam>>;
 

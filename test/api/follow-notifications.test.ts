@@ -12,7 +12,7 @@ import { postForReview } from '../support/public-page.js';
 import { useSmtpApp, type ReceivedMail } from '../support/mail.js';
 
 /** What followers hear, with a real SMTP peer on loopback (docs/notifications.md). */
-const ctx = useTestApp();
+const ctx = useTestApp({ ownDatabase: true });
 /** The page's clock runs ahead on demand: a form is posted after its minimum fill time without waiting. */
 let pageClockAhead = 0;
 const mail = useSmtpApp(ctx, { poll: true, publicPage: { now: () => Date.now() + pageClockAhead } });
