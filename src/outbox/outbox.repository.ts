@@ -38,9 +38,23 @@ export interface RecordsSql {
   entityId: string;
   /** jsonb */
   activityData: string;
-  /** jsonb: `{object, changes}` */
+  /** jsonb: `{object, changes}`, or without `object` when `eventObject` gives it */
   eventData: string;
+  /**
+   * The event's `object` as the values alone (0068_event_object_values.sql): a jsonb array in the order
+   * of the keys of `shape`, stored apart from `eventData` and put back by `event_data()` on every read.
+   */
+  eventObject?: EventObjectSql;
 }
+
+/** An event object stored as its values: the shape naming its keys, and the values as SQL (a jsonb array). */
+export interface EventObjectSql {
+  shape: number;
+  values: string;
+}
+
+/** An event's whole `data` as it was recorded, from a row of `events` (or its RETURNING). */
+export const EVENT_DATA_SQL = 'event_data(data, object_shape, object_values)';
 
 const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -71,10 +85,11 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
     const type = value(event.type);
     ctes.push(
       /* sql */ `recorded_event AS (
-      INSERT INTO events (id, business_id, type, data)
-      SELECT ${value(event.id)}, ${businessId}, ${type}, ${sql.eventData}
+      INSERT INTO events (id, business_id, type, data, object_shape, object_values)
+      SELECT ${value(event.id)}, ${businessId}, ${type}, ${sql.eventData},
+        ${sql.eventObject ? `${sql.eventObject.shape}, ${sql.eventObject.values}` : 'NULL, NULL'}
       FROM ${sql.from}
-      RETURNING id, type, data, created_at
+      RETURNING id, type, ${EVENT_DATA_SQL} AS data, created_at
     )`,
       /* sql */ `recorded_deliveries AS (
       INSERT INTO webhook_deliveries (id, business_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
