@@ -51,9 +51,15 @@ export interface RecordsSql {
 export interface EventObjectSql {
   shape: number;
   values: string;
+  /**
+   * The event's whole `data` (object and changes) as SQL over `from`, for the webhook payloads: built
+   * only when a delivery is queued, so the write path calls no `event_data()` (a SQL function with a
+   * subquery, run as a statement of its own on every call).
+   */
+  whole: string;
 }
 
-/** An event's whole `data` as it was recorded, from a row of `events` (or its RETURNING). */
+/** An event's whole `data` as it was recorded, from a row of `events` (the feed's read). */
 export const EVENT_DATA_SQL = 'event_data(data, object_shape, object_values)';
 
 const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -89,7 +95,7 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
       SELECT ${value(event.id)}, ${businessId}, ${type}, ${sql.eventData},
         ${sql.eventObject ? `${sql.eventObject.shape}, ${sql.eventObject.values}` : 'NULL, NULL'}
       FROM ${sql.from}
-      RETURNING id, type, ${EVENT_DATA_SQL} AS data, created_at
+      RETURNING id, type, data, created_at
     )`,
       /* sql */ `recorded_deliveries AS (
       INSERT INTO webhook_deliveries (id, business_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
@@ -97,7 +103,7 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
         json_build_object(
           'type', event.type,
           'timestamp', to_char(event.created_at AT TIME ZONE 'UTC', ${UTC_MS}),
-          'data', event.data)::text,
+          'data', ${sql.eventObject ? `(SELECT ${sql.eventObject.whole} FROM ${sql.from})` : 'event.data'})::text,
         event.created_at
       FROM webhook_endpoints e
       CROSS JOIN recorded_event AS event

@@ -65,15 +65,14 @@ const SHAPE_1 =
  * object is stored as before; test/api/events.test.ts fails then, to have the shape added.
  */
 export function suggestionEventSql(changes: string | null): { eventData: string; eventObject?: EventObjectSql } {
-  if (!SHAPE_1) {
-    const rest = changes ? `, 'changes', ${changes}` : '';
-    return { eventData: `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL}${rest})` };
-  }
+  const whole = `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL}${changes ? `, 'changes', ${changes}` : ''})`;
+  if (!SHAPE_1) return { eventData: whole };
   return {
     eventData: changes ? `jsonb_build_object('changes', ${changes})` : `'{}'::jsonb`,
     eventObject: {
       shape: 1,
       values: `jsonb_build_array(${SUGGESTION_SHAPE_1_KEYS.map((k) => OBJECT_FIELDS[k]).join(', ')})`,
+      whole,
     },
   };
 }
