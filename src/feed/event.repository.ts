@@ -1,6 +1,7 @@
 import { RESTORED_XID } from '../db/backup.js';
 import type { Queryable } from '../db/database.js';
 import type { EventData } from '../outbox/event.types.js';
+import { EVENT_DATA_SQL } from '../outbox/outbox.repository.js';
 
 export interface EventRow {
   id: string;
@@ -24,7 +25,7 @@ export interface FeedPosition {
  * column itself, `events.xid`: a bare ORDER BY name means the output column, and would sort the text
  * ("1000" before "999").
  */
-const COLUMNS = 'seq, id, xid::text AS xid, business_id, type, data, created_at';
+const COLUMNS = `seq, id, xid::text AS xid, business_id, type, ${EVENT_DATA_SQL} AS data, created_at`;
 
 /**
  * Events after `after`, oldest first, among those no running transaction can still add to: only

@@ -38,9 +38,29 @@ export interface RecordsSql {
   entityId: string;
   /** jsonb */
   activityData: string;
-  /** jsonb: `{object, changes}` */
+  /** jsonb: `{object, changes}`, or without `object` when `eventObject` gives it */
   eventData: string;
+  /**
+   * The event's `object` as the values alone (0068_event_object_values.sql): a jsonb array in the order
+   * of the keys of `shape`, stored apart from `eventData` and put back by `event_data()` on every read.
+   */
+  eventObject?: EventObjectSql;
 }
+
+/** An event object stored as its values: the shape naming its keys, and the values as SQL (a jsonb array). */
+export interface EventObjectSql {
+  shape: number;
+  values: string;
+  /**
+   * The event's whole `data` (object and changes) as SQL over `from`, for the webhook payloads: built
+   * only when a delivery is queued, so the write path calls no `event_data()` (a SQL function with a
+   * subquery, run as a statement of its own on every call).
+   */
+  whole: string;
+}
+
+/** An event's whole `data` as it was recorded, from a row of `events` (the feed's read). */
+export const EVENT_DATA_SQL = 'event_data(data, object_shape, object_values)';
 
 const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -71,8 +91,9 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
     const type = value(event.type);
     ctes.push(
       /* sql */ `recorded_event AS (
-      INSERT INTO events (id, business_id, type, data)
-      SELECT ${value(event.id)}, ${businessId}, ${type}, ${sql.eventData}
+      INSERT INTO events (id, business_id, type, data, object_shape, object_values)
+      SELECT ${value(event.id)}, ${businessId}, ${type}, ${sql.eventData},
+        ${sql.eventObject ? `${sql.eventObject.shape}, ${sql.eventObject.values}` : 'NULL, NULL'}
       FROM ${sql.from}
       RETURNING id, type, data, created_at
     )`,
@@ -82,7 +103,7 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
         json_build_object(
           'type', event.type,
           'timestamp', to_char(event.created_at AT TIME ZONE 'UTC', ${UTC_MS}),
-          'data', event.data)::text,
+          'data', ${sql.eventObject ? `(SELECT ${sql.eventObject.whole} FROM ${sql.from})` : 'event.data'})::text,
         event.created_at
       FROM webhook_endpoints e
       CROSS JOIN recorded_event AS event

@@ -1,7 +1,7 @@
 import { isoText } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import { recordsSql, queuedSql, type Records, recordedRow } from '../outbox/outbox.repository.js';
-import { SUGGESTION_COLUMNS as COLUMNS, SUGGESTION_OBJECT_SQL, type SuggestionRow } from './suggestion.repository.js';
+import { SUGGESTION_COLUMNS as COLUMNS, suggestionEventSql, type SuggestionRow } from './suggestion.repository.js';
 
 /** The new reply: its content, or null to remove it. */
 export interface ReplyChange {
@@ -29,8 +29,7 @@ export async function updateRecordedReply(
     from: 'changed',
     entityId: 'id',
     activityData: `jsonb_build_object('from', jsonb_build_object('reply', $5::jsonb), 'to', jsonb_build_object('reply', reply))`,
-    eventData: `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL}, 'changes',
-      jsonb_build_object('reply', jsonb_build_object('from', $5::jsonb, 'to', reply)))`,
+    ...suggestionEventSql(`jsonb_build_object('reply', jsonb_build_object('from', $5::jsonb, 'to', reply))`),
   });
   // one instant, whole milliseconds: the reply's updated_at is the suggestion's
   const now = isoText('(SELECT at FROM stamp)');

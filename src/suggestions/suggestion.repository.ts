@@ -1,6 +1,13 @@
 import { defineListing, LIST_FILTER_FIELDS, type ListFilter } from '../counts/listing.js';
 import { TAG_CONDITION } from '../shared/tags.js';
-import { andRecordsSql, recordsSql, queuedSql, type Records, recordedRow } from '../outbox/outbox.repository.js';
+import {
+  andRecordsSql,
+  recordsSql,
+  queuedSql,
+  type EventObjectSql,
+  type Records,
+  recordedRow,
+} from '../outbox/outbox.repository.js';
 import { columnList, fieldSqlOf, jsonObjectSql } from '../db/columns.js';
 import type { Queryable } from '../db/database.js';
 import type { EntrySource, Priority, Sentiment, SuggestionStatus, Visibility } from '../shared/schemas.js';
@@ -18,7 +25,57 @@ export const SUGGESTION_COLUMNS = COLUMNS;
  * events a suggestion's own statement records (a create, a change, a vote). The same fields and values
  * as the presenter's, from the same column map; test/api/events.test.ts holds the two together.
  */
-export const SUGGESTION_OBJECT_SQL = jsonObjectSql(fieldSqlOf(COLUMN_MAP, ['list', 'read', 'dashboard']));
+const OBJECT_FIELDS = fieldSqlOf(COLUMN_MAP, ['list', 'read', 'dashboard']);
+export const SUGGESTION_OBJECT_SQL = jsonObjectSql(OBJECT_FIELDS);
+
+/** The keys of the event object's shape 1 (0068_event_object_values.sql), in the order of its values. */
+export const SUGGESTION_SHAPE_1_KEYS = [
+  'id',
+  'content',
+  'status',
+  'priority',
+  'sentiment',
+  'sentiment_score',
+  'language',
+  'sentiment_lexicon',
+  'customer_name',
+  'customer_email',
+  'upvote_count',
+  'tags',
+  'is_anonymous',
+  'visibility',
+  'review_state',
+  'location_id',
+  'created_at',
+  'updated_at',
+  'reply',
+  'follower_count',
+  'merged_into',
+] as const;
+
+/** Whether the object's fields are still those of shape 1: if not, events store the whole object. */
+const SHAPE_1 =
+  Object.keys(OBJECT_FIELDS).length === SUGGESTION_SHAPE_1_KEYS.length &&
+  SUGGESTION_SHAPE_1_KEYS.every((key, i) => Object.keys(OBJECT_FIELDS)[i] === key);
+
+/**
+ * The `eventData` and `eventObject` of recordsSql for an event of a suggestion's own statement: the
+ * object as its values in shape 1's order (about half the row of a create's or a vote's event), and
+ * `changes` (SQL, jsonb) when given. Should the object's fields change without a new shape, the whole
+ * object is stored as before; test/api/events.test.ts fails then, to have the shape added.
+ */
+export function suggestionEventSql(changes: string | null): { eventData: string; eventObject?: EventObjectSql } {
+  const whole = `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL}${changes ? `, 'changes', ${changes}` : ''})`;
+  if (!SHAPE_1) return { eventData: whole };
+  return {
+    eventData: changes ? `jsonb_build_object('changes', ${changes})` : `'{}'::jsonb`,
+    eventObject: {
+      shape: 1,
+      values: `jsonb_build_array(${SUGGESTION_SHAPE_1_KEYS.map((k) => OBJECT_FIELDS[k]).join(', ')})`,
+      whole,
+    },
+  };
+}
 
 export interface SuggestionFilter extends ListFilter {
   status?: SuggestionStatus;
@@ -144,7 +201,7 @@ export async function insertRecordedSuggestion(
     entityId: 'id',
     // a parameter only where it is read: a statement that records nothing has none
     activityData: records.activity ? `$${params.push(JSON.stringify(activityData))}::jsonb` : 'NULL',
-    eventData: `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL})`,
+    ...suggestionEventSql(null),
   });
   const { rows } = await db.query<SuggestionRow & { queued: number }>(
     /* sql */ `
@@ -212,7 +269,7 @@ export async function updateRecordedSuggestion(
     from: 'changed',
     entityId: 'id',
     activityData: '$7::jsonb',
-    eventData: `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL}, 'changes', $8::jsonb)`,
+    ...suggestionEventSql('$8::jsonb'),
   });
   const { rows } = await db.query<SuggestionRow & { queued: number }>(
     /* sql */ `

@@ -1,6 +1,6 @@
 import { queuedSql, recordsSql, type Records } from '../outbox/outbox.repository.js';
 import type { Queryable } from '../db/database.js';
-import { SUGGESTION_COLUMNS, SUGGESTION_OBJECT_SQL } from '../suggestions/suggestion.repository.js';
+import { SUGGESTION_COLUMNS, suggestionEventSql } from '../suggestions/suggestion.repository.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 
 export type VoterType = 'anonymous' | 'email' | 'external_id';
@@ -68,10 +68,9 @@ function countAndRecordSql(params: unknown[], delta: 1 | -1, records: Records): 
         'vote_id', (SELECT id FROM voted),
         'voter_type', (SELECT voter_type FROM voted),
         'upvote_count', upvote_count)`,
-    eventData: /* sql */ `jsonb_build_object(
-        'object', ${SUGGESTION_OBJECT_SQL},
-        'changes', jsonb_build_object(
-          'upvote_count', jsonb_build_object('from', upvote_count - ${deltaParam}, 'to', upvote_count)))`,
+    ...suggestionEventSql(
+      `jsonb_build_object('upvote_count', jsonb_build_object('from', upvote_count - ${deltaParam}, 'to', upvote_count))`,
+    ),
   });
   return /* sql */ `changed AS (
       UPDATE suggestions

@@ -4,6 +4,9 @@ import { publishEvent } from '../../src/outbox/outbox.service.js';
 import { withTransaction } from '../../src/db/database.js';
 import { qrCodeSchema } from '../../src/qr-codes/qr-code.responses.js';
 import { exampleOf } from '../../src/shared/responses.js';
+import { fieldSqlOf } from '../../src/db/columns.js';
+import { SUGGESTION_COLUMN_MAP } from '../../src/suggestions/suggestion.columns.js';
+import { SUGGESTION_OBJECT_SQL, SUGGESTION_SHAPE_1_KEYS } from '../../src/suggestions/suggestion.repository.js';
 import { useTestApp } from '../support/app.js';
 import { testMode } from '../support/database.js';
 import { buildTeam } from '../support/factories.js';
@@ -146,6 +149,70 @@ describe('Events: one per change, with the resource as its read returns it', () 
       location_id: null,
       review_state: 'not_required',
     });
+  });
+
+  it('When suggestion events are recorded, then their rows hold the object as values alone, and the feed and webhooks serve the whole object as before', async () => {
+    // 0068_event_object_values.sql: the row keeps the object's values in shape 1's key order, and
+    // event_data() rebuilds it. Compared as text with the object built the way events stored it before.
+    const t = await buildTeam(ctx.db);
+    const pool = ctx.db.pool;
+    await pool.query(
+      `INSERT INTO webhook_endpoints (id, business_id, url, events, secret)
+       VALUES (gen_random_uuid(), $1, 'https://hooks.example.com/in', '{*}', 'whsec_test')`,
+      [t.business.id],
+    );
+    const created = await send(
+      'post',
+      '/api/v1/suggestions',
+      { 'X-API-Key': t.write },
+      { content: 'The terrace needs more shade', customer_name: 'Zoë' },
+    );
+    await send(
+      'post',
+      `/api/v1/suggestions/${created.id}/votes`,
+      { 'X-API-Key': t.write },
+      { voter: { external_id: 'u-1' } },
+    );
+    const events = await allEvents(t, 2);
+    expect(events.map((e) => e.type)).toEqual(['suggestion.created', 'suggestion.voted']);
+
+    const { rows: stored } = await pool.query<{ data: unknown; object_shape: number; n: number }>(
+      `SELECT data, object_shape, jsonb_array_length(object_values) AS n FROM events WHERE business_id = $1 ORDER BY seq`,
+      [t.business.id],
+    );
+    expect(stored).toEqual([
+      { data: {}, object_shape: 1, n: SUGGESTION_SHAPE_1_KEYS.length },
+      { data: { changes: { upvote_count: { from: 0, to: 1 } } }, object_shape: 1, n: SUGGESTION_SHAPE_1_KEYS.length },
+    ]);
+    // shape 1's keys are the object's fields, in order: a field added without a new shape fails here
+    const { rows: shape } = await pool.query<{ keys: string[] }>('SELECT event_object_keys(1::smallint) AS keys');
+    expect(shape[0]!.keys).toEqual(Object.keys(fieldSqlOf(SUGGESTION_COLUMN_MAP, ['list', 'read', 'dashboard'])));
+    expect(shape[0]!.keys).toEqual([...SUGGESTION_SHAPE_1_KEYS]);
+
+    // the vote's event, rebuilt, is byte for byte the whole object of the row as it stands after the vote
+    const { rows: same } = await pool.query<{ rebuilt: string; whole: string }>(
+      `SELECT event_data(e.data, e.object_shape, e.object_values)::text AS rebuilt,
+         (SELECT jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL},
+            'changes', jsonb_build_object('upvote_count', jsonb_build_object('from', 0, 'to', 1)))::text
+          FROM suggestions WHERE id = $2) AS whole
+       FROM events e
+       WHERE e.business_id = $1 AND e.type = 'suggestion.voted'`,
+      [t.business.id, created.id],
+    );
+    expect(same[0]!.rebuilt).toBe(same[0]!.whole);
+    expect(events[1]!.data).toEqual(JSON.parse(same[0]!.whole));
+
+    // the webhook payloads carry the whole data, as the feed serves it
+    const { rows: deliveries } = await pool.query<{ payload: string }>(
+      'SELECT payload FROM webhook_deliveries WHERE business_id = $1 ORDER BY created_at, event_type',
+      [t.business.id],
+    );
+    const payloads = deliveries.map((d) => JSON.parse(d.payload) as { type: string; data: unknown });
+    expect(payloads.map((p) => p.type).sort()).toEqual(['suggestion.created', 'suggestion.voted']);
+    for (const event of events) {
+      expect(payloads.find((p) => p.type === event.type)!.data).toEqual(event.data);
+    }
+    expect(events[0]!.data).toEqual({ object: { ...events[1]!.data.object, upvote_count: 0 } });
   });
 
   it('When issues are created and assigned and resolved, then issue events carry status, assignee and resolved_at', async () => {
