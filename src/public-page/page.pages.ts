@@ -92,11 +92,24 @@ interface PageState {
  */
 const TOKEN_SLOT = Buffer.from(`form-token-${randomBytes(16).toString('hex')}`);
 
+/**
+ * Where the slot is in each rendered page (-1: none), found once per page rather than searched for in
+ * every request that sends it; a kept page's bytes never change, and the entry goes with the page.
+ */
+const slotAt = new WeakMap<Buffer, number>();
+
 /** A token is digits, a dot and base64url (page.security.ts): nothing in it needs escaping in HTML. */
 function sendWithToken(res: Response, status: number, page: Buffer, token: string) {
-  const at = page.indexOf(TOKEN_SLOT);
+  let at = slotAt.get(page);
+  if (at === undefined) {
+    at = page.indexOf(TOKEN_SLOT);
+    slotAt.set(page, at);
+  }
   if (at < 0) return void res.status(status).type('html').send(page);
-  const body = Buffer.concat([page.subarray(0, at), Buffer.from(token), page.subarray(at + TOKEN_SLOT.length)]);
+  const body = Buffer.allocUnsafe(page.length - TOKEN_SLOT.length + token.length);
+  page.copy(body, 0, 0, at);
+  const after = at + body.write(token, at, 'latin1');
+  page.copy(body, after, at + TOKEN_SLOT.length);
   res.status(status).type('html').send(body);
 }
 
@@ -167,6 +180,9 @@ async function sendPage(
   if (shared && votedNone) services.lists.set(key, target.change_number, page);
   sendWithToken(res, status, page, token);
 }
+
+/** What a page's query means when there is none: the defaults `pageQuery` gives an empty one. */
+const NO_QUERY = Object.freeze(pageQuery.parse({}));
 
 /** The statuses an error page has words for (`page.error.<status>.*`); any other says `page.error.other.*`. */
 const STATUS_WORDS = new Set([400, 403, 404, 410, 429, 503]);
@@ -250,7 +266,8 @@ export function publicPages(services: Services, budget: Budget): Router {
   router.get('/f/:code', policy, read, ready, async (req, res) => {
     const code = codeOf(req);
     const target = await openCode(pool, code);
-    const query = pageQuery.parse(req.query);
+    // Most visits (a QR code's link) carry no query: its meaning is known without parsing one.
+    const query = req.url.includes('?') ? pageQuery.parse(req.query) : NO_QUERY;
     // A HEAD (a link checker, a preview) opens nothing: only a GET of the page counts as a scan.
     if (!query.thanks && req.method === 'GET')
       services.publicPage.countScan(target.qr_code_id, target.business_id, new Date(services.publicPage.now()));
