@@ -7,7 +7,7 @@ import type { Reply } from '../http/reply.js';
 import type { Route, Services } from '../http/route.js';
 import { hasMessage, t } from '../shared/messages.js';
 import { memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
-import { filesOf, formBody, formFields, multipartBody } from './dashboard.forms.js';
+import { filesOf, formBody, formFields, multipartBody, runsOperations } from './dashboard.forms.js';
 import { assertFormPost } from './dashboard.session.js';
 import type { FieldErrors } from './dashboard.views.js';
 
@@ -123,26 +123,31 @@ export const refusalOf = (err: unknown): Refusal | undefined =>
 /** Registers a form's post on a page router: the member's session and form token, then the operation. */
 export function mountForm(router: Router, services: Services, action: FormAction): void {
   const readBody = action.upload ? multipartBody(action.upload.maxBytes) : (action.parser ?? formBody);
-  router.post(action.path, requireMember(services), readBody, async (req, res) => {
-    const who = memberOf(res);
-    assertFormPost(req, services, who.token);
-    const call: PageCall = { req, res, who, services, files: filesOf(res) };
-    const values = formFields(req);
-    const input = {
-      params: action.params ? action.params(req) : (req.params as Record<string, string>),
-      body: await action.body?.(values, call),
-      query: action.query?.(values, call),
-    };
-    let reply: Reply;
-    try {
-      reply = await action.runs.invoke(services, who.principal, input);
-    } catch (err) {
-      const refusal = action.again && refusalOf(err);
-      if (!refusal || !action.again) throw err;
-      const errors = fieldWords(refusal.errors, action.labels);
-      return action.again(call, { status: refusal.status, values, errors });
-    }
-    if (action.answer) return action.answer(call, reply);
-    res.redirect(303, action.done(call, reply));
-  });
+  router.post(
+    action.path,
+    requireMember(services),
+    readBody,
+    runsOperations(async (req, res) => {
+      const who = memberOf(res);
+      assertFormPost(req, services, who.token);
+      const call: PageCall = { req, res, who, services, files: filesOf(res) };
+      const values = formFields(req);
+      const input = {
+        params: action.params ? action.params(req) : (req.params as Record<string, string>),
+        body: await action.body?.(values, call),
+        query: action.query?.(values, call),
+      };
+      let reply: Reply;
+      try {
+        reply = await action.runs.invoke(services, who.principal, input);
+      } catch (err) {
+        const refusal = action.again && refusalOf(err);
+        if (!refusal || !action.again) throw err;
+        const errors = fieldWords(refusal.errors, action.labels);
+        return action.again(call, { status: refusal.status, values, errors });
+      }
+      if (action.answer) return action.answer(call, reply);
+      res.redirect(303, action.done(call, reply));
+    }, action.runs),
+  );
 }

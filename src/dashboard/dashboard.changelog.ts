@@ -8,7 +8,7 @@ import { t } from '../shared/messages.js';
 import { suggestionBusinessRoutes } from '../suggestions/suggestion.routes.js';
 import { memberFrame, memberOf, requireMember, type SignedInMember } from './dashboard.access.js';
 import { assertMayRun, mayRun, mountForm, replyBody, type FormAction, type PageCall } from './dashboard.actions.js';
-import { formFields, formList } from './dashboard.forms.js';
+import { formFields, formList, runsOperations } from './dashboard.forms.js';
 import { assertFormPost, BASE_PATH } from './dashboard.session.js';
 import { sendView, when, type FieldErrors } from './dashboard.views.js';
 
@@ -235,8 +235,9 @@ export function changelogPages(services: Services): Router {
       const draft = draftOf(req);
       await showEditor(services, res, who, { entry, draft, preview: renderMarkdown(draft.body) });
     };
-  router.post(`${path}/preview`, requireMember(services), parser, preview(false));
-  router.post(`${path}/:id/preview`, requireMember(services), parser, preview(true));
+  // It saves nothing: it names the operation whose access it checks and whose form it shows.
+  router.post(`${path}/preview`, requireMember(services), parser, runsOperations(preview(false), CHANGELOG.create));
+  router.post(`${path}/:id/preview`, requireMember(services), parser, runsOperations(preview(true), CHANGELOG.change));
   router.get(`${path}/:id`, requireMember(services), async (req, res) => {
     const who = memberOf(res);
     const entry = await readEntry(services, who, idParam(req.params.id, 'Changelog entry'));

@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { HttpError } from '../errors/http-error.js';
+import type { Route } from '../http/route.js';
 import { parseBody } from '../http/validation.js';
 import { hasMessage, t } from '../shared/messages.js';
 import type { FieldErrors } from './dashboard.views.js';
@@ -54,6 +55,25 @@ export function formFields(req: Request): Record<string, string> {
   }
   return fields;
 }
+
+/** The named fields as an operation's body (or a form's values shown again): a field not sent is ''. */
+export function fieldsOf<K extends string>(fields: Record<string, string>, names: readonly K[]): Record<K, string> {
+  return Object.fromEntries(names.map((name) => [name, fields[name] ?? ''])) as Record<K, string>;
+}
+
+const RUNS = Symbol('the declared operations a post runs');
+
+/**
+ * Names the declared operations a post's handler runs, on the handler itself: the page table that
+ * test/api/dashboard-forms.test.ts reads from the mounted routers and holds against the route table.
+ */
+export function runsOperations<H extends RequestHandler>(handler: H, ...operations: Route[]): H {
+  return Object.assign(handler, { [RUNS]: operations });
+}
+
+/** The declared operations a post's handler names (none for a hand-wired one). */
+export const operationsOf = (handler: unknown): readonly Route[] =>
+  (handler as { [RUNS]?: Route[] } | undefined)?.[RUNS] ?? [];
 
 /** All the values of a field sent more than once (checkboxes), as strings. */
 export function formList(req: Request, name: string): string[] {

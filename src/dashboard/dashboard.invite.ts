@@ -5,7 +5,7 @@ import { t } from '../shared/messages.js';
 import type { AcceptedInvite } from '../team/team.responses.js';
 import { userFrame, type SignedIn } from './dashboard.access.js';
 import { replyBody } from './dashboard.actions.js';
-import { formBody, formFields } from './dashboard.forms.js';
+import { fieldsOf, formBody, formFields, runsOperations } from './dashboard.forms.js';
 import { ACCOUNT, anonymousToken, browserSessions, logIn, refusalWords } from './dashboard.public-forms.js';
 import { assertFormPost, BASE_PATH, FORM_COOKIE, readCookie, SESSION_COOKIE } from './dashboard.session.js';
 import { sendView, type FieldErrors } from './dashboard.views.js';
@@ -88,9 +88,10 @@ export function invitePages(services: Services, holdWhileInFlight: RequestHandle
     }
   };
 
-  router.post('/accept-invite', holdWhileInFlight, formBody, async (req, res) => {
+  // Several submit buttons (`intent`), two of which only show the other form: wired here, naming what it runs.
+  const post = async (req: Request, res: Response) => {
     const fields = formFields(req);
-    const values = { token: fields.token ?? '', name: fields.name ?? '', email: fields.email ?? '' };
+    const values = fieldsOf(fields, ['token', 'name', 'email']);
     if (fields.intent === 'join') return join(req, res, values.token);
 
     assertFormPost(req, services, readCookie(req, FORM_COOKIE));
@@ -117,7 +118,8 @@ export function invitePages(services: Services, holdWhileInFlight: RequestHandle
     } catch (err) {
       await refused(req, res, err, 'create', values);
     }
-  });
+  };
+  router.post('/accept-invite', holdWhileInFlight, formBody, runsOperations(post, ACCOUNT.acceptInvite, ACCOUNT.login));
 
   return router;
 }

@@ -12,7 +12,7 @@ import { setupFeature } from '../setup/setup.routes.js';
 import { teamFeature } from '../team/team.routes.js';
 import { currentSession, describeSignedIn, type SignedIn } from './dashboard.access.js';
 import { fieldWords, replyBody } from './dashboard.actions.js';
-import { formBody, formFields } from './dashboard.forms.js';
+import { formBody, formFields, runsOperations } from './dashboard.forms.js';
 import {
   assertFormPost,
   ensureFormCookie,
@@ -138,14 +138,21 @@ export interface PublicForm {
 
 /** Registers a public form: its place in the failure budget while in flight, the form token, the operation. */
 export function mountPublicForm(router: Router, services: Services, hold: RequestHandler, form: PublicForm): void {
-  router.post(form.path, ...(form.before ?? []), hold, formBody, checkAnonymousForm(services), async (req, res) => {
-    const fields = formFields(req);
-    let reply: Reply;
-    try {
-      reply = await form.runs.invoke(services, null, { req, body: form.body(fields) });
-    } catch (err) {
-      return form.again(req, res, await refusalWords(req, err, form.labels, form.fieldOfCode), fields);
-    }
-    res.redirect(303, await form.done(req, res, reply, fields));
-  });
+  router.post(
+    form.path,
+    ...(form.before ?? []),
+    hold,
+    formBody,
+    checkAnonymousForm(services),
+    runsOperations(async (req, res) => {
+      const fields = formFields(req);
+      let reply: Reply;
+      try {
+        reply = await form.runs.invoke(services, null, { req, body: form.body(fields) });
+      } catch (err) {
+        return form.again(req, res, await refusalWords(req, err, form.labels, form.fieldOfCode), fields);
+      }
+      res.redirect(303, await form.done(req, res, reply, fields));
+    }, form.runs),
+  );
 }

@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { Services } from '../http/route.js';
 import { t } from '../shared/messages.js';
 import { replyBody } from './dashboard.actions.js';
+import { fieldsOf } from './dashboard.forms.js';
 import { BASE_PATH } from './dashboard.session.js';
 import { ACCOUNT, anonymousToken, mountPublicForm, signIn } from './dashboard.public-forms.js';
 import { sendView, type FieldErrors } from './dashboard.views.js';
@@ -53,24 +54,11 @@ export function setupPages(services: Services, holdWhileInFlight: RequestHandler
     path: '/setup',
     before: [whileNoBusiness(services)],
     runs: ACCOUNT.completeSetup,
-    body: (fields) => ({
-      token: fields.token ?? '',
-      business_name: fields.business_name ?? '',
-      name: fields.name ?? '',
-      email: fields.email ?? '',
-      password: fields.password ?? '',
-    }),
+    body: (fields) => fieldsOf(fields, ['token', 'business_name', 'name', 'email', 'password']),
     labels: SETUP_LABELS,
     done: (req, res, reply) => intoNewBusiness(services, req, res, replyBody<NewBusinessReply>(reply)),
-    again: (req, res, { status, errors }, fields) => {
-      const values = {
-        token: fields.token ?? '',
-        business_name: fields.business_name ?? '',
-        name: fields.name ?? '',
-        email: fields.email ?? '',
-      };
-      show(req, res, status, values, errors);
-    },
+    again: (req, res, { status, errors }, fields) =>
+      show(req, res, status, fieldsOf(fields, ['token', 'business_name', 'name', 'email']), errors),
   });
 
   return router;

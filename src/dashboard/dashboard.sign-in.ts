@@ -1,8 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Services } from '../http/route.js';
 import { t } from '../shared/messages.js';
-import { requireSession, signedInOf } from './dashboard.access.js';
-import { formBody } from './dashboard.forms.js';
+import { fieldsOf } from './dashboard.forms.js';
 import {
   ACCOUNT,
   anonymousToken,
@@ -12,7 +11,8 @@ import {
   type PublicForm,
 } from './dashboard.public-forms.js';
 import { replyBody } from './dashboard.actions.js';
-import { assertFormPost, BASE_PATH, clearSessionCookie, safeNext } from './dashboard.session.js';
+import { BASE_PATH, clearSessionCookie, safeNext } from './dashboard.session.js';
+import { mountUserForm } from './dashboard.user-forms.js';
 import { sendView, type FieldErrors } from './dashboard.views.js';
 
 const SIGN_IN_LABELS = { email: 'signin.field.email', password: 'signin.field.password' };
@@ -58,7 +58,7 @@ function publicForms(services: Services): PublicForm[] {
     {
       path: '/sign-in',
       runs: ACCOUNT.login,
-      body: (fields) => ({ email: fields.email ?? '', password: fields.password ?? '' }),
+      body: (fields) => fieldsOf(fields, ['email', 'password']),
       labels: SIGN_IN_LABELS,
       fieldOfCode: { UNAUTHORIZED: 'password' },
       done: async (req, res, reply, fields) => {
@@ -66,26 +66,25 @@ function publicForms(services: Services): PublicForm[] {
         return safeNext(fields.next);
       },
       again: (req, res, { status, errors }, fields) =>
-        showSignIn(req, res, status, { next: safeNext(fields.next), values: { email: fields.email ?? '' }, errors }),
+        showSignIn(req, res, status, { next: safeNext(fields.next), values: fieldsOf(fields, ['email']), errors }),
     },
     {
       path: '/forgot-password',
       runs: ACCOUNT.requestReset,
-      body: (fields) => ({ email: fields.email ?? '' }),
+      body: (fields) => fieldsOf(fields, ['email']),
       labels: FORGOT_LABELS,
       done: () => `${BASE_PATH}/forgot-password?sent=1`,
       again: (req, res, { status, errors }, fields) =>
-        showForgot(req, res, status, { values: { email: fields.email ?? '' }, errors }),
+        showForgot(req, res, status, { values: fieldsOf(fields, ['email']), errors }),
     },
     {
       path: '/reset-password',
       runs: ACCOUNT.confirmReset,
-      body: (fields) => ({ token: fields.token ?? '', password: fields.password ?? '' }),
+      body: (fields) => fieldsOf(fields, ['token', 'password']),
       labels: RESET_LABELS,
       fieldOfCode: { INVALID_RESET_TOKEN: 'token' },
       done: () => `${BASE_PATH}/sign-in?notice=reset`,
-      again: (req, res, { status, errors }, fields) =>
-        showReset(req, res, status, { token: fields.token ?? '' }, errors),
+      again: (req, res, { status, errors }, fields) => showReset(req, res, status, fieldsOf(fields, ['token']), errors),
     },
   ];
 }
@@ -108,13 +107,15 @@ export function signInPages(services: Services, holdWhileInFlight: RequestHandle
     showSignIn(req, res, 200, { next, notice: key && t(key) });
   });
 
-  router.post('/sign-out', requireSession(services), formBody, async (req, res) => {
-    const { token } = signedInOf(res);
-    assertFormPost(req, services, token);
-    const session = await sessions.live(token);
-    if (session) await ACCOUNT.logout.invoke(services, session, { req });
-    clearSessionCookie(req, res);
-    res.redirect(303, `${BASE_PATH}/sign-in?signed_out=1`);
+  // Signing out is a user form (the session's own operation), then the page drops its cookie.
+  mountUserForm(router, services, {
+    path: '/sign-out',
+    runs: ACCOUNT.logout,
+    done: ({ req, res }) => {
+      clearSessionCookie(req, res);
+      return `${BASE_PATH}/sign-in?signed_out=1`;
+    },
+    again: () => undefined,
   });
 
   router.get('/forgot-password', (req, res) => showForgot(req, res, 200, { sent: req.query.sent === '1' }));

@@ -3,6 +3,7 @@ import { notFound } from '../errors/http-error.js';
 import type { Services } from '../http/route.js';
 import { t } from '../shared/messages.js';
 import { replyBody } from './dashboard.actions.js';
+import { fieldsOf } from './dashboard.forms.js';
 import { BASE_PATH } from './dashboard.session.js';
 import { intoNewBusiness, SETUP_LABELS, type NewBusinessReply } from './dashboard.setup.js';
 import { ACCOUNT, anonymousToken, mountPublicForm } from './dashboard.public-forms.js';
@@ -31,17 +32,11 @@ export function signUpPages(services: Services, holdWhileInFlight: RequestHandle
     path: '/sign-up',
     before: [whenOpen],
     runs: ACCOUNT.requestSignUp,
-    body: (fields) => ({
-      business_name: fields.business_name ?? '',
-      name: fields.name ?? '',
-      email: fields.email ?? '',
-      password: fields.password ?? '',
-    }),
+    body: (fields) => fieldsOf(fields, ['business_name', 'name', 'email', 'password']),
     labels: SETUP_LABELS,
     done: () => `${BASE_PATH}/sign-up?sent=1`,
     again: (req, res, { status, errors }, fields) => {
-      const values = { business_name: fields.business_name ?? '', name: fields.name ?? '', email: fields.email ?? '' };
-      show(req, res, status, { values }, errors);
+      show(req, res, status, { values: fieldsOf(fields, ['business_name', 'name', 'email']) }, errors);
     },
   });
 
@@ -50,12 +45,12 @@ export function signUpPages(services: Services, holdWhileInFlight: RequestHandle
     path: '/sign-up/confirm',
     before: [whenOpen],
     runs: ACCOUNT.confirmSignUp,
-    body: (fields) => ({ token: fields.token ?? '' }),
+    body: (fields) => fieldsOf(fields, ['token']),
     labels: CONFIRM_LABELS,
     fieldOfCode: { INVALID_SIGNUP_TOKEN: 'token' },
     done: (req, res, reply) => intoNewBusiness(services, req, res, replyBody<NewBusinessReply>(reply)),
     again: (req, res, { status, errors }, fields) =>
-      show(req, res, status, { confirm: true, values: { token: fields.token ?? '' } }, errors),
+      show(req, res, status, { confirm: true, values: fieldsOf(fields, ['token']) }, errors),
   });
   return router;
 }

@@ -5,7 +5,7 @@ import type { Reply } from '../http/reply.js';
 import type { Route, Services } from '../http/route.js';
 import { fieldWords, type Refused } from './dashboard.actions.js';
 import { requireSession, signedInOf, type SignedIn } from './dashboard.access.js';
-import { formBody, formFields } from './dashboard.forms.js';
+import { formBody, formFields, runsOperations } from './dashboard.forms.js';
 import { assertFormPost } from './dashboard.session.js';
 import { browserSessions, refusedCredential } from './dashboard.public-forms.js';
 
@@ -42,31 +42,40 @@ export async function sessionOf(services: Services, who: SignedIn): Promise<Sess
 
 /** Registers a user form's post: the session and its form token, then the operation. */
 export function mountUserForm(router: Router, services: Services, action: UserFormAction): void {
-  router.post(action.path, requireSession(services), formBody, async (req, res) => {
-    const who = signedInOf(res);
-    assertFormPost(req, services, who.token);
-    const call: UserPageCall = { req, res, who, session: await sessionOf(services, who) };
-    const values = formFields(req);
-    let reply: Reply;
-    try {
-      reply = await action.runs.invoke(services, call.session, {
-        params: req.params as Record<string, string>,
-        body: action.body?.(values),
-        req,
-      });
-    } catch (err) {
-      const refused = err instanceof HttpError ? refusalData(err) : undefined;
-      if (refused?.credential && action.credential) {
-        await refusedCredential(req);
+  router.post(
+    action.path,
+    requireSession(services),
+    formBody,
+    runsOperations(async (req, res) => {
+      const who = signedInOf(res);
+      assertFormPost(req, services, who.token);
+      const call: UserPageCall = { req, res, who, session: await sessionOf(services, who) };
+      const values = formFields(req);
+      let reply: Reply;
+      try {
+        reply = await action.runs.invoke(services, call.session, {
+          params: req.params as Record<string, string>,
+          body: action.body?.(values),
+          req,
+        });
+      } catch (err) {
+        const refused = err instanceof HttpError ? refusalData(err) : undefined;
+        if (refused?.credential && action.credential) {
+          await refusedCredential(req);
+          return action.again(call, {
+            status: refused.status,
+            values,
+            errors: { [action.credential.field]: action.credential.words },
+          });
+        }
+        if (!refused || refused.errors.length === 0) throw err;
         return action.again(call, {
           status: refused.status,
           values,
-          errors: { [action.credential.field]: action.credential.words },
+          errors: fieldWords(refused.errors, action.labels),
         });
       }
-      if (!refused || refused.errors.length === 0) throw err;
-      return action.again(call, { status: refused.status, values, errors: fieldWords(refused.errors, action.labels) });
-    }
-    res.redirect(303, action.done(call, reply));
-  });
+      res.redirect(303, action.done(call, reply));
+    }, action.runs),
+  );
 }
