@@ -28,14 +28,19 @@ const MEASURES: Record<string, string> = {
         coalesce(array_length(tsvector_to_array(to_tsvector('english', $2)), 1), 0)))`,
   term_overlap: 'feedback_term_overlap(feedback_terms($1), feedback_terms($2))',
   similarity_or_term_overlap: MATCH_SCORE_SQL('$1', '$2'),
+  // What the finder can offer: its candidates all share a subject word with the typed text (the GIN
+  // index of 0044), so a pair sharing none is never scored (merge.similarity.ts).
+  finder_candidates_only: `CASE WHEN feedback_terms($1) && feedback_terms($2) THEN ${MATCH_SCORE_SQL('$1', '$2')} ELSE 0 END`,
 };
 
-/** The word functions, as the migration makes them. */
-const FUNCTIONS = [
-  ...readFileSync(new URL('../../migrations/0044_roadmap.sql', import.meta.url), 'utf8').matchAll(
-    /CREATE FUNCTION feedback_[\s\S]*?\$\$;/g,
-  ),
-].map((match) => match[0].replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'));
+/** The word functions, as the migrations make them (0044, and 0066's faster feedback_terms). */
+const FUNCTIONS = ['0044_roadmap.sql', '0066_feedback_terms_inline.sql'].flatMap((file) =>
+  [
+    ...readFileSync(new URL(`../../migrations/${file}`, import.meta.url), 'utf8').matchAll(
+      /CREATE (?:OR REPLACE )?FUNCTION feedback_[\s\S]*?\$\$;/g,
+    ),
+  ].map((match) => match[0].replace(/CREATE (OR REPLACE )?FUNCTION/, 'CREATE OR REPLACE FUNCTION')),
+);
 
 const THRESHOLDS = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7];
 

@@ -12,19 +12,26 @@ import { PUBLICLY_VISIBLE } from '../votes/vote.repository.js';
  * the words every request is phrased with, "please", "add", "option"...), so that "Vegan food please"
  * is offered for "More vegan options" and "More payment options" is not.
  */
-export const MATCH_SCORE_SQL = (typed: string, there: string) => /* sql */ `greatest(
+export const MATCH_SCORE_SQL = (
+  typed: string,
+  there: string,
+  typedTerms = `feedback_terms(${typed})`,
+) => /* sql */ `greatest(
       similarity(${typed}, ${there}),
-      feedback_term_overlap(feedback_terms(${typed}), feedback_terms(${there})))`;
+      feedback_term_overlap(${typedTerms}, feedback_terms(${there})))`;
 
 /** The score a suggestion needs to be offered, chosen on the labelled pairs (bench/similarity/). */
 export const MATCH_THRESHOLD = 0.6;
 
 /**
- * How many candidates each index gives before they are scored: the nearest by trigram distance (GiST,
- * 0027_merging.sql), those with every subject word of the text, and those with any (GIN, 0044): the
- * best of them score 1, found first; a text of common words stops at these many (docs/decisions.md).
+ * How many candidates the subject-word index gives before they are scored (GIN, 0044): those with every
+ * subject word of the text, then those with any: the best of them score 1, found first; a text of
+ * common words stops at these many. No candidate comes from the trigram distance order (GiST,
+ * 0027_merging.sql) any more: on a small vocabulary the nearest-neighbour scan read the whole index
+ * (3,300 to 3,600 pages, 160 to 700 ms at 100,000 suggestions), and on the labelled pairs every pair
+ * at the threshold shares a subject word (docs/decisions.md, "Similar while typing: finding the
+ * candidates").
  */
-const NEAREST = 20;
 const WITH_ALL_WORDS = 50;
 const WITH_ANY_WORD = 150;
 
@@ -38,10 +45,8 @@ export type SimilarScope = 'unmerged' | 'public';
 /**
  * The business's suggestions most like `text`, at least MATCH_THRESHOLD alike, the most alike first
  * (then the closer spelling, then the most voted), at most `limit`, never `exceptId`. Candidates come
- * from the indexes (bounded, see above), and only they are scored. The nearest are ordered by the
- * distance to the parameter itself: ordered by `typed.text`, a column of another relation, the GiST
- * index cannot give them in order, and PostgreSQL scored and sorted every suggestion of the business
- * (1.9 s at 100,000, bench/README.md "Public rows").
+ * from the subject-word index (bounded, see above), and only they are scored, with the typed text's
+ * words worked out once (`typed.terms`), not once per candidate.
  */
 export async function findSimilarToText(
   db: Queryable,
@@ -56,13 +61,6 @@ export async function findSimilarToText(
       SELECT $2::text AS text, feedback_terms($2::text) AS terms
     ),
     candidates AS (
-      (SELECT s.id
-      FROM suggestions s
-      WHERE s.business_id = $1
-        ${shown}
-      ORDER BY s.content <-> $2::text
-      LIMIT ${NEAREST})
-      UNION
       (SELECT s.id
       FROM suggestions s, typed
       WHERE s.business_id = $1
@@ -80,7 +78,7 @@ export async function findSimilarToText(
     ),
     scored AS (
       SELECT ${columnList(SUGGESTION_COLUMN_MAP, 's')},
-        round((${MATCH_SCORE_SQL('typed.text', 's.content')})::numeric, 4)::float8 AS similarity,
+        round((${MATCH_SCORE_SQL('typed.text', 's.content', 'typed.terms')})::numeric, 4)::float8 AS similarity,
         similarity(typed.text, s.content) AS spelling
       FROM candidates c
       JOIN suggestions s ON s.business_id = $1 AND s.id = c.id
