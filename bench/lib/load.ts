@@ -116,6 +116,55 @@ async function autocannonProcess(request: LoadRequest): Promise<AutocannonJson> 
   return JSON.parse(stdout) as AutocannonJson;
 }
 
+/** What a timed loop of requests saw: each answer's latency, and how many were 2xx, other, or failed. */
+interface Timed {
+  latencies: number[];
+  ok: number;
+  non2xx: number;
+  errors: number;
+  seconds: number;
+}
+
+/**
+ * Sends one request after another on each of `connections` keep-alive connections for `seconds`,
+ * timing each from its start to the end of its answer: `send` starts the request on the agent, with
+ * the handler for its answer.
+ */
+async function timedRequests(
+  connections: number,
+  seconds: number,
+  send: (agent: http.Agent, onAnswer: (res: http.IncomingMessage) => void) => http.ClientRequest,
+): Promise<Timed> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const timed: Timed = { latencies: [], ok: 0, non2xx: 0, errors: 0, seconds: 0 };
+  const until = performance.now() + seconds * 1000;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      send(agent, (res) => {
+        res.resume();
+        res.on('end', () => {
+          timed.latencies.push(performance.now() - started);
+          if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) timed.ok++;
+          else timed.non2xx++;
+          resolve();
+        });
+      }).on('error', () => {
+        timed.errors++;
+        resolve();
+      });
+    });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) await one();
+    }),
+  );
+  timed.seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return timed;
+}
+
 /**
  * POSTs over `connections` keep-alive connections for `seconds`: `body` to `url`, or what `next()`
  * gives for each request (autocannon cannot vary the URL); with a fresh Idempotency-Key each when
@@ -126,39 +175,17 @@ export async function runPosts(
   request: { url: string; headers: Record<string, string>; body: string; connections: number; seconds: number },
   options: { keyed?: boolean; next?: () => { url: string; body: string } } = {},
 ): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: request.connections });
-  const latencies: number[] = [];
-  let ok = 0;
-  let non2xx = 0;
-  let errors = 0;
-  const until = performance.now() + request.seconds * 1000;
-  const post = () =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
+  const { latencies, ok, non2xx, errors, seconds } = await timedRequests(
+    request.connections,
+    request.seconds,
+    (agent, onAnswer) => {
       const headers = { ...request.headers, ...(options.keyed ? { 'idempotency-key': `bench-${randomUUID()}` } : {}) };
       const { url, body } = options.next?.() ?? request;
-      const req = http.request(url, { method: 'POST', agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - started);
-          if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) ok++;
-          else non2xx++;
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
+      const req = http.request(url, { method: 'POST', agent, headers }, onAnswer);
       req.end(body);
-    });
-  const connection = async () => {
-    while (performance.now() < until) await post();
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: request.connections }, connection));
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
+      return req;
+    },
+  );
   return {
     rps: ok / seconds,
     p50: Math.round(percentile(latencies, 50)),
@@ -181,43 +208,16 @@ export async function timedGetsOf(
   seconds: number,
   headers: Record<string, string> = {},
 ): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let ok = 0;
-  let non2xx = 0;
-  let errors = 0;
   let next = 0;
-  const until = performance.now() + seconds * 1000;
-  const get = () =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
-      http
-        .get(urls[next++ % urls.length]!, { agent, headers }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - started);
-            if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) ok++;
-            else non2xx++;
-            resolve();
-          });
-        })
-        .on('error', () => {
-          errors++;
-          resolve();
-        });
-    });
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) await get();
-    }),
+  const timed = await timedRequests(connections, seconds, (agent, onAnswer) =>
+    http.get(urls[next++ % urls.length]!, { agent, headers }, onAnswer),
   );
-  agent.destroy();
+  const { latencies, ok, non2xx, errors } = timed;
   if (non2xx > 0 || errors > 0 || ok === 0) {
     throw new Error(`timed GETs: ${non2xx} non-2xx and ${errors} errors in ${ok + non2xx} answers`);
   }
   return {
-    rps: ok / ((performance.now() - started) / 1000),
+    rps: ok / timed.seconds,
     p50: round(percentile(latencies, 50), 1),
     p99: round(percentile(latencies, 99), 1),
     requests: ok + non2xx,
