@@ -9,7 +9,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { PAIRS } from './pairs.js';
-import { MATCH_SCORE_SQL } from '../../src/merges/merge.similarity.js';
+import { MATCH_SCORE_SQL, TERM_OVERLAP_SQL } from '../../src/merges/merge.similarity.js';
 
 type Query = (sql: string, params: unknown[]) => Promise<Record<string, number>[]>;
 
@@ -31,6 +31,9 @@ const MEASURES: Record<string, string> = {
   // What the finder can offer: its candidates all share a subject word with the typed text (the GIN
   // index of 0044), so a pair sharing none is never scored (merge.similarity.ts).
   finder_candidates_only: `CASE WHEN feedback_terms($1) && feedback_terms($2) THEN ${MATCH_SCORE_SQL('$1', '$2')} ELSE 0 END`,
+  // The same, scored as the finder scores a candidate (its overlap counted on a tsvector).
+  finder_as_scored: `CASE WHEN feedback_terms($1) && feedback_terms($2) THEN greatest(similarity($1, $2),
+    ${TERM_OVERLAP_SQL('feedback_terms($1)', 'array_to_tsvector(feedback_terms($2))')}) ELSE 0 END`,
 };
 
 /** The word functions, as the migrations make them (0044, and 0066's faster feedback_terms). */

@@ -20,21 +20,40 @@ export const MATCH_SCORE_SQL = (
       similarity(${typed}, ${there}),
       feedback_term_overlap(${typedTerms}, feedback_terms(${there})))`;
 
+/**
+ * feedback_term_overlap(typed, terms) as the finder computes it, `there` being the candidate's terms as
+ * a tsvector (`array_to_tsvector`): the typed words it has are those `ts_delete` takes away. C
+ * functions only, so PostgreSQL evaluates it in place, where feedback_term_overlap is a SQL function
+ * with a subquery that it cannot inline (12 µs a row on PostgreSQL 15). The same value: both lists
+ * are sets (a tsvector's lexemes), bench/similarity/evaluate.ts checks it on the labelled pairs.
+ */
+export const TERM_OVERLAP_SQL = (typedTerms: string, there: string) => /* sql */ `CASE
+        WHEN cardinality(${typedTerms}) = 0 OR length(${there}) = 0 THEN 0::float8
+        ELSE (length(${there}) - length(ts_delete(${there}, ${typedTerms})))::float8
+          / least(cardinality(${typedTerms}), length(${there})) END`;
+
 /** The score a suggestion needs to be offered, chosen on the labelled pairs (bench/similarity/). */
 export const MATCH_THRESHOLD = 0.6;
 
 /**
  * How many candidates the subject-word index gives before they are scored (GIN, 0044): those with every
- * subject word of the text, then, only when fewer of those than asked for are found, those with any:
+ * subject word of the text, then, only when fewer of those than asked for are found and the text has
+ * more than one subject word (with one, every and any are the same), those with any:
  * the ones with every word score 1 (their overlap is whole), so when there are enough of them no other
- * candidate can rank above them, and a text of common words stops at these many. No candidate comes
+ * candidate can score higher (one whose own words are all typed ties, and is then not read: a text
+ * of common words is answered from these only, as it stopped at 50 of them before). No candidate comes
  * from the trigram distance order (GiST, 0027_merging.sql) any more: on a small vocabulary the
  * nearest-neighbour scan read the whole index (3,300 to 3,600 pages, 160 to 700 ms at 100,000
  * suggestions), and on the labelled pairs every pair at the threshold shares a subject word
  * (docs/decisions.md, "Finding the candidates").
  */
 const WITH_ALL_WORDS = 50;
-const WITH_ANY_WORD = 150;
+/**
+ * 150 until the bench's typing measure showed the any-word candidates to be most of the finder's time
+ * (issue 42): over the bench's 95 typed prefixes at 100,000 suggestions, 50 offered as many
+ * suggestions (155) and as many scoring 1 (30) as 150 did, in a third of the scoring.
+ */
+const WITH_ANY_WORD = 50;
 
 export interface SimilarRow extends SuggestionRow {
   similarity: number;
@@ -80,6 +99,7 @@ export async function findSimilarToText(
       SELECT ${columns}, array_to_tsvector(feedback_terms(s.content)) AS there
       FROM suggestions s, typed
       WHERE (SELECT count(*) FROM every_word) < $5
+        AND cardinality(typed.terms) > 1
         AND s.business_id = $1
         AND feedback_terms(s.content) && typed.terms
         ${shown}
@@ -92,9 +112,7 @@ export async function findSimilarToText(
       FROM every_word e, typed
       UNION ALL
       SELECT ${columnList(SUGGESTION_COLUMN_MAP, 'a')},
-        CASE WHEN cardinality(typed.terms) = 0 OR length(a.there) = 0 THEN 0::float8
-        ELSE (length(a.there) - length(ts_delete(a.there, typed.terms)))::float8
-          / least(cardinality(typed.terms), length(a.there)) END,
+        ${TERM_OVERLAP_SQL('typed.terms', 'a.there')},
         similarity(typed.text, a.content)
       FROM any_word a, typed
     )

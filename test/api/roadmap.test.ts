@@ -298,6 +298,34 @@ describe('GET /public/suggestions/similar', () => {
     expect(res.body.data).toHaveLength(5);
   });
 
+  it('When fewer than 5 have every word typed, then those having some are scored too, by the share of the shorter text', async () => {
+    const t = await buildTenant(ctx.db);
+    const qr = await buildQrCode(ctx.db, t.business.id);
+    await shown(t.business.id, 'pending', 0, { content: 'Vegan food please, every day' }); // every word: 1
+    await shown(t.business.id, 'pending', 0, { content: 'More vegan options' }); // its one word typed: 1
+    await shown(t.business.id, 'pending', 0, { content: 'Vegan cakes and pastries' }); // one of two: 0.5
+    await shown(t.business.id, 'pending', 0, { content: 'Warmer food in winter' }); // one of two: 0.5
+    const res = await similar({ code: qr.code, q: 'Vegan food please' });
+    // both score 1: the closer spelling first
+    expect(res.body.data.map((s: { content: string }) => s.content)).toEqual([
+      'Vegan food please, every day',
+      'More vegan options',
+    ]);
+  });
+
+  it('When 5 have every word typed, then those 5 are offered and none having only some is read', async () => {
+    const t = await buildTenant(ctx.db);
+    const qr = await buildQrCode(ctx.db, t.business.id);
+    // Scores 1 with the closest spelling, but it has only some of the words: not read once 5 have all.
+    await shown(t.business.id, 'pending', 9, { content: 'Vegan' });
+    for (let i = 0; i < 5; i++)
+      await shown(t.business.id, 'pending', i, { content: `Vegan food for the long winter days ${i}` });
+    const res = await similar({ code: qr.code, q: 'Vegan food' });
+    expect(res.body.data.map((s: { content: string }) => s.content).sort()).toEqual(
+      [0, 1, 2, 3, 4].map((i) => `Vegan food for the long winter days ${i}`),
+    );
+  });
+
   it('When a suggestion is merged, then only the one it is merged into is offered', async () => {
     const t = await buildTenant(ctx.db);
     const qr = await buildQrCode(ctx.db, t.business.id);
