@@ -28,7 +28,7 @@ export interface FeedPosition {
 const COLUMNS = `seq, id, xid::text AS xid, business_id, type, ${EVENT_DATA_SQL} AS data, created_at`;
 
 /**
- * Events after `after`, oldest first, among those no running transaction can still add to: only
+ * Events after `after`, oldest first (rows of `events` with a feed part: 0069_one_record_row.sql), among those no running transaction can still add to: only
  * transactions older than the oldest one running (the snapshot's xmin) are final, and every later
  * event sorts after them, so a cursor never skips one that commits late.
  */
@@ -44,6 +44,7 @@ export async function findEventsAfter(
     SELECT ${COLUMNS}
     FROM events
     WHERE business_id = $1
+      AND type IS NOT NULL
       AND events.xid < pg_snapshot_xmin(pg_current_snapshot())
       AND (events.xid, events.seq) > ($2::xid8, $3::bigint)
       AND ($4::text[] IS NULL OR type = ANY ($4::text[]))
@@ -61,7 +62,9 @@ export async function findEventsAfter(
 export async function restoredSince(db: Queryable, businessId: string, after: FeedPosition): Promise<boolean> {
   if (after.xid === RESTORED_XID) return false;
   const { rows } = await db.query<{ restored: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM events WHERE business_id = $1 AND xid = $2::xid8 AND seq >= $3) AS restored`,
+    `SELECT EXISTS (
+      SELECT 1 FROM events WHERE business_id = $1 AND type IS NOT NULL AND xid = $2::xid8 AND seq >= $3
+    ) AS restored`,
     [businessId, RESTORED_XID, after.seq],
   );
   return rows[0]!.restored;

@@ -65,8 +65,9 @@ export const EVENT_DATA_SQL = 'event_data(data, object_shape, object_values)';
 const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
- * The CTEs that write a change's records in the statement that makes the change: its activity row,
- * its event, and one webhook delivery for each active endpoint of the business that takes the event's
+ * The CTEs that write a change's records in the statement that makes the change: one row of `events`
+ * holding its activity and its event (0069_one_record_row.sql: the part a change does not record is
+ * null), and one webhook delivery for each active endpoint of the business that takes the event's
  * type, with a NOTIFY to every instance when there is one. One statement is atomic by itself, so a
  * change and its records need no transaction of their own, and cost one round trip.
  *
@@ -75,28 +76,28 @@ const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  */
 export function recordsSql(businessId: string, params: unknown[], records: Records, sql: RecordsSql): string {
   const { activity, event } = records;
+  if (!activity && !event) return '';
   const value = (v: unknown) => `$${params.push(v)}`;
-  const ctes: string[] = [];
-  if (activity) {
-    ctes.push(/* sql */ `recorded_activity AS (
-      INSERT INTO activity (business_id, type, entity_type, entity_id, actor_user_id, actor_api_key_id,
-        actor_qr_code_id, data)
-      SELECT ${businessId}, ${value(activity.type)}, ${value(activity.entityType)}, ${sql.entityId},
-        ${value(activity.actorUserId)}::uuid, ${value(activity.actorApiKeyId)}::uuid,
-        ${value(activity.actorQrCodeId)}::uuid, ${sql.activityData}
-      FROM ${sql.from}
-    )`);
-  }
-  if (event) {
-    const type = value(event.type);
-    ctes.push(
-      /* sql */ `recorded_event AS (
-      INSERT INTO events (id, business_id, type, data, object_shape, object_values)
-      SELECT ${value(event.id)}, ${businessId}, ${type}, ${sql.eventData},
-        ${sql.eventObject ? `${sql.eventObject.shape}, ${sql.eventObject.values}` : 'NULL, NULL'}
+  const type = event ? value(event.type) : 'NULL';
+  const feedPart = event
+    ? `${value(event.id)}::uuid, ${type}, ${sql.eventData}, ${sql.eventObject ? `${sql.eventObject.shape}, ${sql.eventObject.values}` : 'NULL, NULL'}`
+    : 'NULL, NULL, NULL, NULL, NULL';
+  const activityPart = activity
+    ? `${value(activity.type)}, ${value(activity.entityType)}, ${sql.entityId}, ${value(activity.actorUserId)}::uuid,
+        ${value(activity.actorApiKeyId)}::uuid, ${value(activity.actorQrCodeId)}::uuid, ${sql.activityData}`
+    : 'NULL, NULL, NULL, NULL, NULL, NULL, NULL';
+  const ctes = [
+    /* sql */ `recorded_event AS (
+      INSERT INTO events (business_id, id, type, data, object_shape, object_values, activity_type, entity_type,
+        entity_id, actor_user_id, actor_api_key_id, actor_qr_code_id, activity_data)
+      SELECT ${businessId}, ${feedPart},
+        ${activityPart}
       FROM ${sql.from}
       RETURNING id, type, data, created_at
     )`,
+  ];
+  if (event) {
+    ctes.push(
       /* sql */ `recorded_deliveries AS (
       INSERT INTO webhook_deliveries (id, business_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
       SELECT gen_random_uuid(), ${businessId}, e.id, event.id, event.type,
@@ -166,28 +167,48 @@ export async function insertRecords(
 }
 
 /**
- * Deletes the events older than the retention among the `batch` oldest by seq (the primary key's
- * order, which is creation order but for transactions that overlapped); answers how many. A batch
- * reads no further than its size, and needs no index of creation times (0050_write_work_indexes.sql):
- * an event created out of seq order by a long transaction waits for a later batch.
+ * Purges up to `batch` events older than the retention, among each business's `batch` oldest in the feed's order
+ * (events_feed_idx: no index of creation times is written with every event, 0050_write_work_indexes.sql),
+ * and answers how many. A row without activity is deleted; a row with activity keeps it and loses its
+ * feed part (0069_one_record_row.sql), which takes it out of the feed's index, so the next batch starts
+ * after it. Feed order is creation order but for transactions that overlapped: an event created out of
+ * order by a long transaction waits for a later batch. Rows are named by ctid (a TID scan): the table
+ * has no index of seq alone.
  */
 export async function deleteOldEvents(db: Queryable, retentionDays: number, batch: number): Promise<number> {
-  const { rowCount } = await db.query(
+  const { rows } = await db.query<{ purged: number }>(
     /* sql */ `
-    DELETE FROM events
-    WHERE seq IN (
-      SELECT seq
-      FROM (
-        SELECT seq, created_at
+    WITH oldest AS (
+      SELECT e.ctid AS at, e.activity_type IS NOT NULL AS kept
+      FROM businesses b
+      CROSS JOIN LATERAL (
+        SELECT ctid, activity_type, created_at
         FROM events
-        ORDER BY seq
+        WHERE business_id = b.id
+          AND type IS NOT NULL
+        ORDER BY xid, seq
         LIMIT $2
-      ) oldest
-      WHERE created_at < now() - make_interval(days => $1)
-    )`,
+      ) e
+      WHERE e.created_at < now() - make_interval(days => $1)
+      LIMIT $2
+    ),
+    trimmed AS (
+      UPDATE events
+      SET id = NULL, type = NULL, data = NULL, object_shape = NULL, object_values = NULL
+      WHERE ctid = ANY (ARRAY(SELECT at FROM oldest WHERE kept))
+        AND type IS NOT NULL
+      RETURNING 1
+    ),
+    deleted AS (
+      DELETE FROM events
+      WHERE ctid = ANY (ARRAY(SELECT at FROM oldest WHERE NOT kept))
+        AND type IS NOT NULL
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM trimmed)::int + (SELECT count(*) FROM deleted)::int AS purged`,
     [retentionDays, batch],
   );
-  return rowCount ?? 0;
+  return rows[0]!.purged;
 }
 
 /**

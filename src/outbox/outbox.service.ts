@@ -84,15 +84,16 @@ export function afterRecorded(queued: number): void {
 
 /**
  * Purges events past the retention (EVENT_RETENTION_DAYS), for the feed and webhooks alike, in small
- * batches, so no statement holds many locks for long.
+ * batches, so no statement holds many locks for long. A change's activity stays: only its row's feed
+ * part goes (deleteOldEvents).
  */
 export async function purgeEvents(db: Queryable, retentionDays: number, maxBatches = 20): Promise<number> {
   let purged = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     const deleted = await deleteOldEvents(db, retentionDays, 500);
     purged += deleted;
-    // A batch is the 500 oldest by seq: one younger event among them (a long transaction's) leaves
-    // it short, so only an empty batch ends the purge.
+    // A batch is taken from each business's 500 oldest in the feed: one younger event among them (a
+    // long transaction's) leaves it short, so only an empty batch ends the purge.
     if (deleted === 0) break;
   }
   return purged;

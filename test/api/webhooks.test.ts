@@ -372,7 +372,7 @@ describe('Webhook delivery', () => {
     const migration = readMigrations().find((m) => m.version === '0021_webhook_disabled_without_url');
     await ctx.db.pool.query(migration!.sql);
     const { rows } = await ctx.db.pool.query<{ data: { object: Record<string, unknown> } }>(
-      'SELECT data FROM events WHERE business_id = $1',
+      'SELECT data FROM events WHERE business_id = $1 AND type IS NOT NULL',
       [t.business.id],
     );
     expect(rows.map((row) => row.data.object)).toEqual([
@@ -452,9 +452,10 @@ describe('Webhook delivery', () => {
     const got = receiver.received[0]!;
     expect(got.headers['webhook-id']).toBe(res.body.event_id);
     expect(new Webhook(hook.secret).verify(got.body, got.headers)).toMatchObject({ type: 'webhook.test' });
-    const { rows } = await ctx.db.pool.query('SELECT count(*) AS n FROM events WHERE business_id = $1', [
-      t.business.id,
-    ]);
+    const { rows } = await ctx.db.pool.query(
+      'SELECT count(*) AS n FROM events WHERE business_id = $1 AND type IS NOT NULL',
+      [t.business.id],
+    );
     expect(rows[0]).toEqual({ n: 0 }); // never in the feed
     const [delivery] = await deliveries(t, hook.id);
     const again = await dev

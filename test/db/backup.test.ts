@@ -10,6 +10,8 @@ import { budgetFor } from '../support/budgets.js';
 import { createApp } from '../../src/app.js';
 import { backup, BackupError } from '../../src/db/backup.js';
 import { restore } from '../../src/db/restore.js';
+import { migrate, readMigrations } from '../../src/db/migrate.js';
+import { entityActivity, latestActivity } from '../../src/analytics/analytics.repository.js';
 import type { Database } from '../../src/db/database.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { createRateLimiters, type RateLimiters } from '../../src/http/rate-limit.js';
@@ -255,6 +257,53 @@ describe('backup and restore', { timeout: budgetFor({ initdbs: 1 }) }, () => {
     expect(all.at(-1)).toMatchObject({ type: 'suggestion.created' });
     expect(JSON.stringify(all.at(-1))).toContain(created.body.id as string);
   });
+});
+
+describe('A backup taken before activity and events shared a row (0069_one_record_row.sql)', () => {
+  // An older schema's backup restores into a blank database only: the embedded one is migrated.
+  it.skipIf(testMode() !== 'postgres')(
+    'When it is restored, then every activity row is read as before, in its order, and the feed keeps its event',
+    async () => {
+      const old = await emptyTarget();
+      await migrate(
+        old.pool,
+        readMigrations().filter((m) => m.version < '0069'),
+      );
+      const business = crypto.randomUUID();
+      const entity = crypto.randomUUID();
+      await old.pool.query(`INSERT INTO businesses (id, name) VALUES ($1, 'Before the one row')`, [business]);
+      await old.pool.query(
+        `INSERT INTO activity (business_id, type, entity_type, entity_id, data, created_at)
+         SELECT $1, t.type, 'suggestion', $2, jsonb_build_object('n', t.n), now() - make_interval(mins => 10 - t.n)
+         FROM (VALUES (1, 'suggestion.created'), (2, 'suggestion.voted'), (3, 'suggestion.updated')) AS t (n, type)`,
+        [business, entity],
+      );
+      await old.pool.query(
+        `INSERT INTO events (id, business_id, type, data) VALUES ($1, $2, 'suggestion.created', '{"object": {}}')`,
+        [crypto.randomUUID(), business],
+      );
+      const file = fileFor('before-0069');
+      const taken = await backup(old.pool, file);
+      expect(taken.schema < '0069').toBe(true);
+
+      const target = await emptyTarget();
+      const restored = await restore(target.pool, file);
+      expect(restored.migrated_after).toEqual(expect.arrayContaining(['0069_one_record_row']));
+      const history = await entityActivity(target.pool, business, 'suggestion', entity, 100);
+      expect(history.map((a) => [a.type, a.data])).toEqual([
+        ['suggestion.created', { n: 1 }],
+        ['suggestion.voted', { n: 2 }],
+        ['suggestion.updated', { n: 3 }],
+      ]);
+      const recent = await latestActivity(target.pool, business, 20);
+      expect(recent.map((a) => a.type)).toEqual(['suggestion.updated', 'suggestion.voted', 'suggestion.created']);
+      const { rows } = await target.pool.query<{ feed: number }>(
+        `SELECT count(*)::int AS feed FROM events WHERE business_id = $1 AND type IS NOT NULL`,
+        [business],
+      );
+      expect(rows[0]).toEqual({ feed: 1 });
+    },
+  );
 });
 
 function countMarkers(all: string[]): number {

@@ -76,11 +76,6 @@ const CROSS_TENANT: { file: string; pattern: RegExp; reason: string }[] = [
     reason: 'retention: old deliveries of every business',
   },
   {
-    file: 'outbox/outbox.repository.ts',
-    pattern: /DELETE FROM events/,
-    reason: 'retention: old events of every business',
-  },
-  {
     file: 'follows/follow.repository.ts',
     pattern: /DELETE FROM suggestion_follows/,
     reason: 'retention: unconfirmed follows of every business',
