@@ -20,9 +20,19 @@ export const brandCss = (color: string): string =>
 
 const hashOf = (css: string) => createHash('sha256').update(css).digest('hex').slice(0, 12);
 
+/** Paths by colour: the page names its stylesheet in every view, and the path's hash is a SHA-256. */
+const paths = new Map<string, string>();
+const PATHS_KEPT = 1024;
+
 /** Where a colour's stylesheet is served. */
 export function brandCssPath(color: string): string {
-  return `/brand/${color.slice(1)}.${hashOf(brandCss(color))}.css`;
+  let path = paths.get(color);
+  if (path === undefined) {
+    path = `/brand/${color.slice(1)}.${hashOf(brandCss(color))}.css`;
+    if (paths.size >= PATHS_KEPT) paths.clear();
+    paths.set(color, path);
+  }
+  return path;
 }
 
 const FILE = /^([0-9a-f]{6})\.([0-9a-f]{12})\.css$/;

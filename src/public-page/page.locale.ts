@@ -17,12 +17,29 @@ const known = (value: unknown): string | null =>
   typeof value === 'string' && PAGE_LANGUAGES.includes(value.toLowerCase()) ? value.toLowerCase() : null;
 
 function cookieLanguage(req: Request): string | null {
-  for (const part of (req.get('cookie') ?? '').split(';')) {
+  const header = req.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
     const [name, value] = part.trim().split('=');
     if (name === LANGUAGE_COOKIE) return known(value);
   }
   return null;
 }
+
+/**
+ * The `?lang=` of a request, when it has a query: Express 5 parses `req.query` anew at every read,
+ * and most visits (a QR code's link) have none.
+ */
+const queryLanguage = (req: Request): string | null => (req.url.includes('?') ? known(req.query.lang) : null);
+
+/**
+ * Answers by header: a browser sends the same Accept-Language with every request, and its visitors'
+ * browsers send a handful of different ones, so a page parses each once (at most this many are kept,
+ * each at most this long; past them the map starts again).
+ */
+const bestByHeader = new Map<string, string | null>();
+const HEADERS_KEPT = 512;
+const HEADER_KEPT_CHARS = 256;
 
 /**
  * The best catalogue for an Accept-Language header (RFC 9110 §12.5.4): ranges by their q-value,
@@ -31,6 +48,17 @@ function cookieLanguage(req: Request): string | null {
  */
 export function bestLanguage(header: string | undefined): string | null {
   if (!header) return null;
+  if (header.length > HEADER_KEPT_CHARS) return parseAcceptLanguage(header);
+  let best = bestByHeader.get(header);
+  if (best === undefined) {
+    best = parseAcceptLanguage(header);
+    if (bestByHeader.size >= HEADERS_KEPT) bestByHeader.clear();
+    bestByHeader.set(header, best);
+  }
+  return best;
+}
+
+function parseAcceptLanguage(header: string): string | null {
   const ranges = header
     .split(',')
     .map((part, index) => {
@@ -54,9 +82,9 @@ export function bestLanguage(header: string | undefined): string | null {
  */
 export function pageLocale(req: Request, fallback: string = DEFAULT_LOCALE): string {
   return (
-    known(req.query.lang) ??
+    queryLanguage(req) ??
     cookieLanguage(req) ??
-    bestLanguage(req.get('accept-language')) ??
+    bestLanguage(req.headers['accept-language']) ??
     known(fallback) ??
     DEFAULT_LOCALE
   );
@@ -68,9 +96,10 @@ export function pageLocale(req: Request, fallback: string = DEFAULT_LOCALE): str
  * not serve one visitor's language to another.
  */
 export function rememberLanguage(req: Request, res: Response): void {
-  res.vary('Accept-Language');
-  res.vary('Cookie');
-  const chosen = known(req.query.lang);
+  // Set as it is when nothing else varies the page yet (the common case), without vary's parse.
+  if (res.hasHeader('Vary')) res.vary('Accept-Language, Cookie');
+  else res.setHeader('Vary', 'Accept-Language, Cookie');
+  const chosen = queryLanguage(req);
   if (chosen && chosen !== cookieLanguage(req))
     res.cookie(LANGUAGE_COOKIE, chosen, {
       httpOnly: true,

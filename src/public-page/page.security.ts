@@ -124,7 +124,9 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The browser's anonymous voter token, when it has a well-formed one. */
 export function readVoterToken(req: Request): string | undefined {
-  for (const part of (req.get('cookie') ?? '').split(';')) {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
     const [name, value] = part.trim().split('=');
     if (name === VOTER_COOKIE && value && TOKEN_PATTERN.test(value)) return value;
   }

@@ -6,7 +6,8 @@ import type { PageBrand } from './page.brand.js';
 import { directionOf, PAGE_LANGUAGES } from './page.locale.js';
 import type { toPublicSuggestion } from './page.presenter.js';
 
-const eta = templates();
+// No template of the public pages has a line break inside a <pre> or <textarea>: they can be compact.
+const eta = templates('', { compact: true });
 
 export const ASSETS = [hashedAsset('page.css', 'text/css'), hashedAsset('page.js', 'text/javascript')];
 const assetPaths = { css: ASSETS[0]!.path, js: ASSETS[1]!.path };

@@ -142,6 +142,19 @@ describe('the public feedback page', () => {
     expect(json.text).not.toMatch(/@example\.com|email/);
   });
 
+  it("When a page is served, then it carries none of its templates' indentation, and what a customer wrote keeps its own", async () => {
+    const { t, url } = await scene();
+    const content = 'First line\n    second line, indented by its author';
+    await buildSuggestion(ctx.db, t.business.id, { content, visibility: 'public' });
+    const res = await page.request().get(url);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers.vary).toBe('Accept-Language, Cookie');
+    // The templates are compact (src/http/pages.ts): a line break, never a line of indentation.
+    expect(res.text).not.toMatch(/\n[ \t]+</);
+    expect(res.text).toContain(`<p class="content">${content}</p>`);
+  });
+
   it('When feedback is posted from the page, then it is a public suggestion from the QR code, at its location, shown with thanks', async () => {
     const { location, url } = await scene();
     const agent = page.request();
