@@ -91,6 +91,7 @@ describe('deleting a business', () => {
     const before = await rowsLeft(t.business.id, ids);
     expect(before.suggestions).toBe(3);
     expect(before.votes).toBe(3);
+    expect(before.unscored_counts).toBeGreaterThan(0);
 
     await removeBusiness(ctx.db, t.business.id);
     expect(await rowsLeft(t.business.id, ids)).toEqual(nothingLeft());
