@@ -31,6 +31,9 @@ async function show(label: string, f: () => Promise<unknown>) {
   const a = await lsn();
   for (let i = 0; i < 20; i++) await f();
   const b = await lsn();
+  // pg_walinspect reads only flushed WAL ("cannot accept future end LSN"): wait for the flush.
+  while (!(await pool.query<{ ok: boolean }>('SELECT pg_current_wal_flush_lsn() >= $1::pg_lsn AS ok', [b])).rows[0]!.ok)
+    await new Promise((r) => setTimeout(r, 20));
   const { rows } = await pool.query<{ rm: string; rt: string; rel: string | null; n: string; bytes: string }>(
     `
     WITH r AS (SELECT xid, resource_manager rm, record_type rt, record_length - fpi_length AS bytes, block_ref FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)),

@@ -34,8 +34,7 @@ export interface Overview {
 
 /**
  * Every figure comes from the counters (src/counts), so the overview costs the same for a business
- * with ten suggestions or a million; but the unscored suggestions, counted on their rows through a
- * partial index that holds only them.
+ * with ten suggestions or a million, the unscored suggestions included (their own counter, 0071).
  */
 export async function analyticsOverview(pool: pg.Pool, businessId: string): Promise<Overview> {
   const now = Date.now();

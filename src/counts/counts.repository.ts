@@ -137,17 +137,14 @@ export async function sentimentTotals(db: Queryable, businessId: string): Promis
 /**
  * Suggestions no lexicon scored (their language has none, or none was detected): stored `neutral`
  * with a null sentiment_lexicon, and counted apart from neutral by analytics. Merged ones are left
- * out, as the counters leave them; a partial index holds just these rows (migrations/0057).
+ * out, as the counters leave them; a trigger keeps their counter (migrations/0071).
  */
 export async function countUnscored(db: Queryable, businessId: string): Promise<number> {
   const { rows } = await db.query<{ count: number }>(
     /* sql */ `
-    SELECT count(*)::int AS count
-    FROM suggestions
-    WHERE business_id = $1
-      AND sentiment_lexicon IS NULL
-      AND sentiment = 'neutral'
-      AND merged_into IS NULL`,
+    SELECT COALESCE(sum(n), 0)::int AS count
+    FROM unscored_counts
+    WHERE business_id = $1`,
     [businessId],
   );
   return rows[0]?.count ?? 0;

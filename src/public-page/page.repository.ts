@@ -100,6 +100,26 @@ const PUBLIC_TAGS = /* sql */ `ARRAY(
 
 const PUBLIC_COLUMNS = `id, content, status, customer_name, upvote_count, created_at, reply, ${PUBLIC_TAGS}`;
 
+/**
+ * The rows the newest-first order can reach, read from the roadmap's index (public, reviewed, not
+ * merged; by status, then newest first: migrations/0071): each status's newest `limit + offset`
+ * shown rows, which the list then orders and pages as one. The same rows and order as a sort of them
+ * all, with no index of its own on every public create.
+ */
+const NEWEST_OF_EACH_STATUS = /* sql */ `(
+        SELECT n.*
+        FROM unnest(enum_range(NULL::suggestion_status)) AS c (shown)
+        CROSS JOIN LATERAL (
+          SELECT s.*
+          FROM suggestions s
+          WHERE s.business_id = $1
+            AND s.status = c.shown
+            AND ${PUBLICLY_VISIBLE}
+          ORDER BY s.created_at DESC, s.id DESC
+          LIMIT $2::bigint + $3::bigint
+        ) AS n
+      ) AS suggestions`;
+
 export async function findPublicSuggestions(
   db: Queryable,
   businessId: string,
@@ -109,7 +129,7 @@ export async function findPublicSuggestions(
     db.query<PublicSuggestionRow>(
       /* sql */ `
       SELECT ${PUBLIC_COLUMNS}
-      FROM suggestions
+      FROM ${window.sort === 'new' ? NEWEST_OF_EACH_STATUS : 'suggestions'}
       WHERE business_id = $1
         AND ${PUBLICLY_VISIBLE}
       ORDER BY ${ORDERS[window.sort]}

@@ -563,6 +563,39 @@ describe('votes on the public page', () => {
 });
 
 describe('sorting and paging on the page', () => {
+  it('When shown suggestions of every status interleave in time, some at the same instant, then the newest-first pages list them in one order, ties by id', async () => {
+    const { t, qr } = await scene();
+    const statuses = ['pending', 'reviewing', 'in_progress', 'completed'] as const;
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 26; i++) {
+      const s = await buildSuggestion(ctx.db, t.business.id, {
+        visibility: 'public',
+        status: statuses[(i * 7) % 4],
+        content: `Idea ${i}`,
+      });
+      // three at a time share an instant: their order is the id's
+      await ctx.db.pool.query('UPDATE suggestions SET created_at = $2 WHERE id = $1', [
+        s.id,
+        new Date(base + Math.floor(i / 3) * 60_000),
+      ]);
+    }
+    await buildSuggestion(ctx.db, t.business.id, { visibility: 'public', status: 'rejected', content: 'Not shown' });
+    await buildSuggestion(ctx.db, t.business.id, { visibility: 'internal', content: 'Not shown either' });
+    const { rows } = await ctx.db.pool.query<{ id: string }>(
+      `SELECT id FROM suggestions
+       WHERE business_id = $1 AND visibility = 'public' AND status <> 'rejected'
+       ORDER BY created_at DESC, id DESC`,
+      [t.business.id],
+    );
+    const listed: string[] = [];
+    for (const offset of [0, 20]) {
+      const res = await page.request().get(`/public/suggestions?code=${qr.code}&sort=new&offset=${offset}`);
+      expect(res.status, res.text).toBe(200);
+      listed.push(...res.body.data.map((s: { id: string }) => s.id));
+    }
+    expect(listed).toEqual(rows.map((row) => row.id));
+  });
+
   it('When there are 25 suggestions, then 20 show with "load more", and the next offset brings the other 5', async () => {
     const { t, qr, url } = await scene();
     for (let i = 0; i < 25; i++) {

@@ -52,6 +52,19 @@ export async function countMismatches(db: Database, businessId: string): Promise
       FROM issues
       WHERE business_id = $1
       GROUP BY utc_day(created_at)
+    ), counted_unscored AS (
+      SELECT 'unscored' AS key, sum(n) AS n
+      FROM unscored_counts
+      WHERE business_id = $1
+      HAVING sum(n) <> 0
+    ), actual_unscored AS (
+      SELECT 'unscored' AS key, count(*) AS n
+      FROM suggestions
+      WHERE business_id = $1
+        AND sentiment_lexicon IS NULL
+        AND sentiment = 'neutral'
+        AND merged_into IS NULL
+      HAVING count(*) <> 0
     )
     SELECT 'suggestion_counts' AS counter, key, c.n AS counted, a.n AS actual
     FROM counted_suggestions c
@@ -66,6 +79,11 @@ export async function countMismatches(db: Database, businessId: string): Promise
     SELECT 'created_counts', key, c.n, a.n
     FROM counted_days c
     FULL JOIN actual_days a USING (key)
+    WHERE c.n IS DISTINCT FROM a.n
+    UNION ALL
+    SELECT 'unscored_counts', key, c.n, a.n
+    FROM counted_unscored c
+    FULL JOIN actual_unscored a USING (key)
     WHERE c.n IS DISTINCT FROM a.n`,
     [businessId],
   );
