@@ -6,8 +6,8 @@ import { testMode } from '../support/database.js';
 import { buildTenant, removeBusiness } from '../support/factories.js';
 
 /**
- * Suggestions and votes have no foreign key to their business (migrations/0070: a write takes no
- * lock on the business row); the business's deletion removes them by trigger, and a write racing the
+ * Suggestions, votes and events have no foreign key to their business (migrations/0070, 0074: a write
+ * takes no lock on the business row); the business's deletion removes them by trigger, and a write racing the
  * deletion either commits before it (and is deleted with it) or fails.
  */
 const ctx = useTestApp();
@@ -21,6 +21,7 @@ const OWN_TABLES = [
   'created_counts',
   'change_counts',
   'unscored_counts',
+  'events',
 ];
 
 async function rowsLeft(businessId: string, suggestionIds: string[] = []): Promise<Record<string, number>> {
