@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { contrastShortfall } from './brand.color.js';
+import { boundedMemo } from '../shared/memo.js';
 
 /**
  * The business's stylesheet: the page's `--brand` custom properties (web/assets/page.css) set to its
@@ -20,20 +21,11 @@ export const brandCss = (color: string): string =>
 
 const hashOf = (css: string) => createHash('sha256').update(css).digest('hex').slice(0, 12);
 
-/** Paths by colour: the page names its stylesheet in every view, and the path's hash is a SHA-256. */
-const paths = new Map<string, string>();
-const PATHS_KEPT = 1024;
-
-/** Where a colour's stylesheet is served. */
-export function brandCssPath(color: string): string {
-  let path = paths.get(color);
-  if (path === undefined) {
-    path = `/brand/${color.slice(1)}.${hashOf(brandCss(color))}.css`;
-    if (paths.size >= PATHS_KEPT) paths.clear();
-    paths.set(color, path);
-  }
-  return path;
-}
+/**
+ * Where a colour's stylesheet is served. Remembered by colour: the page names its stylesheet in every
+ * view, and the path's hash is a SHA-256.
+ */
+export const brandCssPath = boundedMemo(1024, (color) => `/brand/${color.slice(1)}.${hashOf(brandCss(color))}.css`);
 
 const FILE = /^([0-9a-f]{6})\.([0-9a-f]{12})\.css$/;
 

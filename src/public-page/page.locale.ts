@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { CUSTOMER_LANGUAGES, DEFAULT_LOCALE } from '../shared/messages.js';
+import { boundedMemo } from '../shared/memo.js';
 
 /** The cookie that keeps a visitor's `?lang=` choice (a catalogue's name, nothing else). */
 export const LANGUAGE_COOKIE = 'fb_lang';
@@ -34,12 +35,11 @@ const queryLanguage = (req: Request): string | null => (req.url.includes('?') ? 
 
 /**
  * Answers by header: a browser sends the same Accept-Language with every request, and its visitors'
- * browsers send a handful of different ones, so a page parses each once (at most this many are kept,
- * each at most this long; past them the map starts again).
+ * browsers send a handful of different ones, so a page parses each once (at most 512 are kept, each
+ * at most this long).
  */
-const bestByHeader = new Map<string, string | null>();
-const HEADERS_KEPT = 512;
 const HEADER_KEPT_CHARS = 256;
+const bestByHeader = boundedMemo(512, (header) => parseAcceptLanguage(header));
 
 /**
  * The best catalogue for an Accept-Language header (RFC 9110 §12.5.4): ranges by their q-value,
@@ -48,14 +48,7 @@ const HEADER_KEPT_CHARS = 256;
  */
 export function bestLanguage(header: string | undefined): string | null {
   if (!header) return null;
-  if (header.length > HEADER_KEPT_CHARS) return parseAcceptLanguage(header);
-  let best = bestByHeader.get(header);
-  if (best === undefined) {
-    best = parseAcceptLanguage(header);
-    if (bestByHeader.size >= HEADERS_KEPT) bestByHeader.clear();
-    bestByHeader.set(header, best);
-  }
-  return best;
+  return header.length > HEADER_KEPT_CHARS ? parseAcceptLanguage(header) : bestByHeader(header);
 }
 
 function parseAcceptLanguage(header: string): string | null {
