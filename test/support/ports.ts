@@ -1,13 +1,19 @@
-import { once } from 'node:events';
 import net from 'node:net';
 
 /** Below Linux's default ephemeral range (32768-60999), where outgoing connections take their ports. */
 const FIXED_RANGE = { from: 20_000, to: 32_000 };
 
-async function bindable(port: number): Promise<boolean> {
+/**
+ * Whether the port can be listened on now. `events.once(server, 'listening')` would reject on the
+ * server's 'error' (EADDRINUSE) rather than let the race answer false, so the two are awaited as one.
+ */
+export async function bindable(port: number): Promise<boolean> {
   const server = net.createServer();
-  server.listen(port, '127.0.0.1');
-  const ok = await Promise.race([once(server, 'listening').then(() => true), once(server, 'error').then(() => false)]);
+  const ok = await new Promise<boolean>((resolve) => {
+    server.once('listening', () => resolve(true));
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1');
+  });
   if (ok) await new Promise((resolve) => server.close(resolve));
   return ok;
 }
