@@ -289,6 +289,7 @@ export const WRITE_WORK_MIGRATIONS = [
   '0071',
   '0073',
   '0074',
+  '0075',
 ];
 
 const medianOfKey = (runs: WriteWork[], key: keyof WriteWork) => median(runs.map((run) => run[key]));

@@ -58,7 +58,6 @@ export async function createSuggestion(
       source: 'api',
     },
     records,
-    { status: 'pending', priority, visibility: 'internal' },
   );
   const row = created!.row;
   return {

@@ -83,6 +83,7 @@ export async function moveVotes(db: Queryable, businessId: string, targetId: str
         duplicate = (m.n > 1 OR m.counted_already)
     FROM moving m
     WHERE v.business_id = $1
+      AND v.counted_for = ANY($3::uuid[])
       AND v.id = m.id`,
     [businessId, targetId, sourceIds],
   );
@@ -108,6 +109,7 @@ export async function takeVotesBack(db: Queryable, businessId: string, targetId:
     UPDATE votes
     SET duplicate = false
     WHERE business_id = $1
+      AND counted_for = $2
       AND id IN (
         SELECT DISTINCT ON (voter_digest) id
         FROM votes d

@@ -61,20 +61,35 @@ const SHAPE_1 =
 /**
  * The `eventData` and `eventObject` of recordsSql for an event of a suggestion's own statement: the
  * object as its values in shape 1's order (about half the row of a create's or a vote's event), and
- * `changes` (SQL, jsonb) when given. Should the object's fields change without a new shape, the whole
- * object is stored as before; test/api/events.test.ts fails then, to have the shape added.
+ * `changes` (SQL, jsonb) when given. Shapes 2 and 3 (0075_vote_records_implied.sql) are shape 1 with
+ * `changes` implied by the object, so the row stores no `data`. Should the object's fields change
+ * without a new shape, the whole object is stored as before; test/api/events.test.ts fails then, to
+ * have the shape added.
  */
-export function suggestionEventSql(changes: string | null): { eventData: string; eventObject?: EventObjectSql } {
+export function suggestionEventSql(
+  changes: string | null,
+  shape: 1 | 2 | 3 = 1,
+): { eventData: string; eventObject?: EventObjectSql } {
   const whole = `jsonb_build_object('object', ${SUGGESTION_OBJECT_SQL}${changes ? `, 'changes', ${changes}` : ''})`;
   if (!SHAPE_1) return { eventData: whole };
   return {
-    eventData: changes ? `jsonb_build_object('changes', ${changes})` : `'{}'::jsonb`,
+    // a create's `{}` is what event_data() reads for a null `data` too
+    eventData: changes && shape === 1 ? `jsonb_build_object('changes', ${changes})` : 'NULL',
     eventObject: {
-      shape: 1,
+      shape,
       values: `jsonb_build_array(${SUGGESTION_SHAPE_1_KEYS.map((k) => OBJECT_FIELDS[k]).join(', ')})`,
       whole,
     },
   };
+}
+
+/**
+ * The event of a vote (`delta` 1, shape 2) or of a vote taken back (-1, shape 3): its change is the
+ * count from one less or one more to the object's, which event_data() puts back from the object.
+ */
+export function suggestionVoteEventSql(delta: 1 | -1): { eventData: string; eventObject?: EventObjectSql } {
+  const changes = `jsonb_build_object('upvote_count', jsonb_build_object('from', upvote_count - (${delta}), 'to', upvote_count))`;
+  return suggestionEventSql(changes, delta === 1 ? 2 : 3);
 }
 
 export interface SuggestionFilter extends ListFilter {
@@ -166,8 +181,7 @@ export interface NewSuggestionRow {
 }
 
 /**
- * Inserts a suggestion with its records (the activity's data given, the event's object read from the
- * new row) in one statement: no transaction of its own, one round trip. Null, and nothing written,
+ * Inserts a suggestion with its records (the event's object read from the new row) in one statement: no transaction of its own, one round trip. Null, and nothing written,
  * when `locationId` names no location of the business.
  */
 export async function insertRecordedSuggestion(
@@ -175,7 +189,6 @@ export async function insertRecordedSuggestion(
   businessId: string,
   s: NewSuggestionRow,
   records: Records,
-  activityData: Record<string, unknown>,
 ): Promise<{ row: SuggestionRow; queued: number } | null> {
   const params: unknown[] = [
     s.id,
@@ -199,8 +212,8 @@ export async function insertRecordedSuggestion(
   const recorded = recordsSql('$2::uuid', params, records, {
     from: 'changed',
     entityId: 'id',
-    // a parameter only where it is read: a statement that records nothing has none
-    activityData: records.activity ? `$${params.push(JSON.stringify(activityData))}::jsonb` : 'NULL',
+    // what the suggestion was created with is its event's object: the activity repeats none of it
+    activityData: 'NULL',
     ...suggestionEventSql(null),
   });
   const { rows } = await db.query<SuggestionRow & { queued: number }>(

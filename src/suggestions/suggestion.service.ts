@@ -96,7 +96,6 @@ async function insertSuggestion(
       tags,
     },
     recordsOf(principal, { type: 'suggestion.created', entityType: 'suggestion' }, 'suggestion.created'),
-    { status: input.status, priority: input.priority, visibility: input.visibility, tags },
   );
   if (!created) throw invalidField('location_id', 'unknown_location', 'not a location of this business');
   afterRecorded(created.queued);

@@ -1,6 +1,6 @@
 import { queuedSql, recordsSql, type Records } from '../outbox/outbox.repository.js';
 import type { Queryable } from '../db/database.js';
-import { SUGGESTION_COLUMNS, suggestionEventSql } from '../suggestions/suggestion.repository.js';
+import { SUGGESTION_COLUMNS, suggestionVoteEventSql } from '../suggestions/suggestion.repository.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 
 export type VoterType = 'anonymous' | 'email' | 'external_id';
@@ -64,13 +64,15 @@ function countAndRecordSql(params: unknown[], delta: 1 | -1, records: Records): 
   const recorded = recordsSql('$1::uuid', params, records, {
     from: 'changed',
     entityId: 'id',
-    activityData: /* sql */ `jsonb_build_object(
+    // a vote's activity records nothing its row does not hold; a vote taken back, which vote it was
+    activityData:
+      delta === 1
+        ? 'NULL'
+        : /* sql */ `jsonb_build_object(
         'vote_id', (SELECT id FROM voted),
         'voter_type', (SELECT voter_type FROM voted),
         'upvote_count', upvote_count)`,
-    ...suggestionEventSql(
-      `jsonb_build_object('upvote_count', jsonb_build_object('from', upvote_count - ${deltaParam}, 'to', upvote_count))`,
-    ),
+    ...suggestionVoteEventSql(delta),
   });
   return /* sql */ `changed AS (
       UPDATE suggestions

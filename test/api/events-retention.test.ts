@@ -44,11 +44,16 @@ describe('Events past their retention', () => {
       .set('X-API-Key', t.write)
       .send({ voter: { external_id: 'u-1' } });
     expect(voted.status, voted.text).toBe(201);
+    const withdrawn = await ctx
+      .request()
+      .delete(`/api/v1/suggestions/${old.id}/votes/${voted.body.id}`)
+      .set('X-API-Key', t.write);
+    expect(withdrawn.status, withdrawn.text).toBe(204);
     // an event without activity (as a merge's target update or a webhook test has)
     await publishEvent(ctx.db.pool, t.business.id, 'qr_code.created', { object: exampleOf(qrCodeSchema) });
     const activityBefore = await recentActivity(t);
     expect(activityBefore.map((a) => a.type)).toEqual(
-      expect.arrayContaining(['suggestion.created', 'suggestion.voted']),
+      expect.arrayContaining(['suggestion.created', 'suggestion.voted', 'suggestion.unvoted']),
     );
     await ctx.db.pool.query(`UPDATE events SET created_at = created_at - interval '31 days' WHERE business_id = $1`, [
       t.business.id,
@@ -69,8 +74,9 @@ describe('Events past their retention', () => {
     expect(activityAfter[0]).toMatchObject({ type: 'suggestion.created', entity: { id: young.id } });
     expect(activityAfter.slice(1)).toEqual(activityBefore);
     const history = await entityHistory(ctx.db.pool, t.business.id, 'suggestion', old.id);
-    expect(history.map((a) => a.type)).toEqual(['suggestion.created', 'suggestion.voted']);
-    expect(history[1]!.data).toMatchObject({ upvote_count: 1 });
+    expect(history.map((a) => a.type)).toEqual(['suggestion.created', 'suggestion.voted', 'suggestion.unvoted']);
+    // the activity's own data outlives the event (a vote taken back records which vote it was)
+    expect(history[2]!.data).toMatchObject({ vote_id: voted.body.id, voter_type: 'external_id', upvote_count: 0 });
 
     // the activity rows kept nothing of the feed; the event without activity is gone
     const { rows } = await ctx.db.pool.query<{ feed: number; trimmed: number }>(
@@ -81,7 +87,7 @@ describe('Events past their retention', () => {
        WHERE business_id = $1 AND created_at < now() - interval '30 days'`,
       [t.business.id],
     );
-    expect(rows[0]).toEqual({ feed: 0, trimmed: 2 });
+    expect(rows[0]).toEqual({ feed: 0, trimmed: 3 });
     expect(await purgeEvents(ctx.db.pool, 30)).toBe(0);
   });
 

@@ -168,7 +168,6 @@ export async function buildSuggestion(db: Database, ...args: Args<Partial<Omit<N
       ...overrides,
     },
     NO_RECORDS,
-    {},
   );
   if (!created) throw new Error(`buildSuggestion: location ${overrides.locationId} is not of the business`);
   return { ...created.row, business_id };
