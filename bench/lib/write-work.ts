@@ -290,6 +290,7 @@ export const WRITE_WORK_MIGRATIONS = [
   '0073',
   '0074',
   '0075',
+  '0076',
 ];
 
 const medianOfKey = (runs: WriteWork[], key: keyof WriteWork) => median(runs.map((run) => run[key]));

@@ -55,6 +55,17 @@ const WITH_ALL_WORDS = 50;
  */
 const WITH_ANY_WORD = 50;
 
+/**
+ * The typed words (`terms`, a text[] of stems) as a tsquery of `search` (0076_subject_words_from_search.sql):
+ * every one (`&`) or any (`|`), each quoted as a lexeme (a quote doubled, a backslash escaped), so
+ * tsquery's input takes it as it is, unparsed and unstemmed. `search` holds every stem of the content
+ * and of the customer's name: the GIN's answer is a superset, and the content's own words are checked
+ * on each candidate it names (`feedback_terms(s.content)`, only for those rows).
+ */
+const termsQuerySql = (terms: string, operator: '&' | '|') => /* sql */ `(
+          SELECT string_agg('''' || replace(replace(term, '\\', '\\\\'), '''', '''''') || '''', ' ${operator} ')
+          FROM unnest(${terms}) AS term)::tsquery`;
+
 export interface SimilarRow extends SuggestionRow {
   similarity: number;
 }
@@ -83,13 +94,17 @@ export async function findSimilarToText(
   const { rows } = await db.query<SimilarRow>(
     /* sql */ `
     WITH typed AS (
-      SELECT $2::text AS text, feedback_terms($2::text) AS terms
+      SELECT $2::text AS text, terms,
+        ${termsQuerySql('terms', '&')} AS every_query,
+        ${termsQuerySql('terms', '|')} AS any_query
+      FROM feedback_terms($2::text) AS terms
     ),
     every_word AS MATERIALIZED (
       SELECT ${columns}
       FROM suggestions s, typed
       WHERE s.business_id = $1
         AND cardinality(typed.terms) > 0
+        AND s.search @@ typed.every_query
         AND feedback_terms(s.content) @> typed.terms
         ${shown}
         AND s.id IS DISTINCT FROM $3::uuid
@@ -101,6 +116,7 @@ export async function findSimilarToText(
       WHERE (SELECT count(*) FROM every_word) < $5
         AND cardinality(typed.terms) > 1
         AND s.business_id = $1
+        AND s.search @@ typed.any_query
         AND feedback_terms(s.content) && typed.terms
         ${shown}
         AND s.id IS DISTINCT FROM $3::uuid
