@@ -326,6 +326,20 @@ describe('GET /public/suggestions/similar', () => {
     );
   });
 
+  it('When only the customer’s name has the typed word, then the suggestion is not taken as having it; quotes and backslashes are words like others', async () => {
+    // the search keys hold the content's and the name's words (0076): the content's are checked
+    const t = await buildTenant(ctx.db);
+    const qr = await buildQrCode(ctx.db, t.business.id);
+    await shown(t.business.id, 'pending', 0, { content: 'Quieter music please', customerName: 'Vegan Smith' });
+    const own = await shown(t.business.id, 'pending', 0, { content: "O'Brien's vegan café isn't open late \\ enough" });
+    const res = await similar({ code: qr.code, q: "Vegan O'Brien's café \\'" });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((s: { id: string }) => s.id)).toEqual([own.id]);
+    const byName = await similar({ code: qr.code, q: 'Smith' });
+    expect(byName.status).toBe(200);
+    expect(byName.body.data).toEqual([]);
+  });
+
   it('When a suggestion is merged, then only the one it is merged into is offered', async () => {
     const t = await buildTenant(ctx.db);
     const qr = await buildQrCode(ctx.db, t.business.id);
