@@ -20,3 +20,17 @@ export async function withUniqueConflict<T>(work: Promise<T>, message: string, f
     throw err;
   }
 }
+
+/**
+ * `work`'s result, or null when one of `constraints` (unique indexes) refused its row: a race the
+ * caller settles by reading what won it. Any other error passes through.
+ */
+export async function nullOnUniqueViolation<T>(work: Promise<T>, constraints: readonly string[]): Promise<T | null> {
+  try {
+    return await work;
+  } catch (err) {
+    if (hasPgCode(err, PG_UNIQUE_VIOLATION) && constraints.includes((err as { constraint?: string }).constraint ?? ''))
+      return null;
+    throw err;
+  }
+}

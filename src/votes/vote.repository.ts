@@ -1,5 +1,6 @@
 import { queuedSql, recordsSql, type Records } from '../outbox/outbox.repository.js';
 import type { Queryable } from '../db/database.js';
+import { nullOnUniqueViolation } from '../db/errors.js';
 import { SUGGESTION_COLUMNS, suggestionVoteEventSql } from '../suggestions/suggestion.repository.js';
 import { orderAndPage, type PageRequest } from '../db/paging.js';
 
@@ -92,12 +93,21 @@ const TARGET_SQL = /* sql */ `s.business_id = $1
         AND s.id = $2
         AND (NOT $3::boolean OR (${PUBLICLY_VISIBLE}))`;
 
+/** The unique indexes a vote of a voter who has one already runs into (a vote of theirs at the same time). */
+const VOTER_KEYS = ['votes_suggestion_id_voter_digest_key', 'votes_counted_voter_key'] as const;
+
 /**
  * Adds a vote, moves the count and records both, in one statement. The suggestion's row is locked
  * first, so a merge (suggestion-merge.service.ts) never runs in between: a merged suggestion takes no
- * vote, and the unique index of counted voters (0027_merging.sql) turns away a voter already counted
- * for it through a suggestion merged into it. Null when nothing was added: no such suggestion (or not
- * a visible one, with `publicOnly`), a merged one, or a voter already counted.
+ * vote, and a voter already counted for it, through it or a suggestion merged into it, is not
+ * inserted again. Null when nothing was added: no such suggestion (or not a visible one, with
+ * `publicOnly`), a merged one, or a voter already counted.
+ *
+ * A plain INSERT that checks the voter's two unique keys first, not `ON CONFLICT DO NOTHING`, whose
+ * speculative insertion writes a confirmation record (48 bytes of WAL) on every vote: the checks read
+ * the statement's snapshot, so a vote of the same voter committed while this one waited for the
+ * suggestion's lock is not seen by them and its unique index refuses this row; that is null too, and
+ * the caller reads the vote that won (castVote).
  */
 export async function insertCountedVote(
   db: Queryable,
@@ -117,7 +127,7 @@ export async function insertCountedVote(
     vote.voterExternalId,
     vote.voterName,
   ];
-  const { rows } = await db.query<VoteRow & { upvote_count: number; queued: number }>(
+  const inserted = db.query<VoteRow & { upvote_count: number; queued: number }>(
     /* sql */ `
     WITH target AS (
       SELECT s.id
@@ -131,13 +141,24 @@ export async function insertCountedVote(
         voter_external_id, voter_name)
       SELECT $4, $1, t.id, t.id, $5, $6, $7, $8, $9
       FROM target t
-      ON CONFLICT DO NOTHING
+      WHERE NOT EXISTS (
+          SELECT 1
+          FROM votes v
+          WHERE v.suggestion_id = t.id
+            AND v.voter_digest = $5)
+        AND NOT EXISTS (
+          SELECT 1
+          FROM votes v
+          WHERE v.counted_for = t.id
+            AND v.voter_digest = $5
+            AND NOT v.duplicate)
       RETURNING ${COLUMNS}, counted_for
     ),
     ${countAndRecordSql(params, 1, records)}`,
     params,
   );
-  return countedVote(rows[0]);
+  const result = await nullOnUniqueViolation(inserted, VOTER_KEYS);
+  return result && countedVote(result.rows[0]);
 }
 
 /**
