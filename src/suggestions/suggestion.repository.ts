@@ -289,6 +289,11 @@ export async function updateRecordedSuggestion(
     WITH changed AS (
       UPDATE suggestions
       SET status = COALESCE($3, status),
+          -- the roadmap's "completed in the last 90 days" counts from here (0078: no trigger stamps it)
+          status_changed_at = CASE
+            WHEN COALESCE($3, status) IS DISTINCT FROM status THEN date_trunc('milliseconds', clock_timestamp())
+            ELSE status_changed_at
+          END,
           priority = COALESCE($4, priority),
           visibility = COALESCE($5, visibility),
           review_state = COALESCE($6, review_state),

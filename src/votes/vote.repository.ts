@@ -54,14 +54,13 @@ export interface CountedVote {
 }
 
 /**
- * The rest of a vote's statement once `voted` (the counted vote inserted or deleted, if any) is known:
- * the count of the suggestion it is counted for moves by `delta` exactly when it has a row, and the
- * activity and the event record it from the changed suggestion. The vote and its count change in one
- * statement, under the suggestion's row lock, so `upvote_count` always equals the number of votes
- * counted for it, whatever the concurrency.
+ * The end of a vote's statement once `voted` (the counted vote inserted or deleted, if any) and
+ * `changed` (the suggestion it is counted for, its count moved by `delta` exactly when there is a
+ * vote) are known: the activity and the event record it from the changed suggestion. The vote and its
+ * count change in one statement, under the suggestion's row lock, so `upvote_count` always equals
+ * the number of votes counted for it, whatever the concurrency.
  */
-function countAndRecordSql(params: unknown[], delta: 1 | -1, records: Records): string {
-  const deltaParam = `$${params.push(delta)}::int`;
+function recordVoteSql(params: unknown[], delta: 1 | -1, records: Records): string {
   const recorded = recordsSql('$1::uuid', params, records, {
     from: 'changed',
     entityId: 'id',
@@ -75,14 +74,7 @@ function countAndRecordSql(params: unknown[], delta: 1 | -1, records: Records): 
         'upvote_count', upvote_count)`,
     ...suggestionVoteEventSql(delta),
   });
-  return /* sql */ `changed AS (
-      UPDATE suggestions
-      SET upvote_count = upvote_count + ${deltaParam}
-      WHERE business_id = $1
-        AND id = (SELECT counted_for FROM voted)
-      RETURNING ${SUGGESTION_COLUMNS}
-    ),
-    ${recorded}
+  return /* sql */ `${recorded}
     SELECT ${qualified('voted')}, changed.upvote_count, ${queuedSql(records)} AS queued
     FROM voted
     CROSS JOIN changed`;
@@ -97,17 +89,20 @@ const TARGET_SQL = /* sql */ `s.business_id = $1
 const VOTER_KEYS = ['votes_suggestion_id_voter_digest_key', 'votes_counted_voter_key'] as const;
 
 /**
- * Adds a vote, moves the count and records both, in one statement. The suggestion's row is locked
- * first, so a merge (suggestion-merge.service.ts) never runs in between: a merged suggestion takes no
- * vote, and a voter already counted for it, through it or a suggestion merged into it, is not
- * inserted again. Null when nothing was added: no such suggestion (or not a visible one, with
- * `publicOnly`), a merged one, or a voter already counted.
+ * Adds a vote, moves the count and records both, in one statement. The count's UPDATE comes first and
+ * holds the suggestion's row lock for the rest of the statement, so a merge
+ * (suggestion-merge.service.ts) never runs in between: a merged suggestion takes no vote, and a voter
+ * already counted for it, through it or a suggestion merged into it, moves nothing and is not
+ * inserted again; the vote is inserted only for the suggestion the UPDATE changed. Null when nothing
+ * was added: no such suggestion (or not a visible one, with `publicOnly`), a merged one, or a voter
+ * already counted.
  *
- * A plain INSERT that checks the voter's two unique keys first, not `ON CONFLICT DO NOTHING`, whose
- * speculative insertion writes a confirmation record (48 bytes of WAL) on every vote: the checks read
- * the statement's snapshot, so a vote of the same voter committed while this one waited for the
- * suggestion's lock is not seen by them and its unique index refuses this row; that is null too, and
- * the caller reads the vote that won (castVote).
+ * No `FOR NO KEY UPDATE` ahead of the UPDATE (its lock record was 54 bytes of WAL a vote), and a plain
+ * INSERT, not `ON CONFLICT DO NOTHING`, whose speculative insertion writes a confirmation record (48
+ * bytes) every time: the voter's two unique keys are checked in the UPDATE's condition. Those checks
+ * read the statement's snapshot, so a vote of the same voter committed while this one waited for the
+ * row lock is not seen by them, and its unique index refuses this row, which undoes the statement's
+ * count too; that is null as well, and the caller reads the vote that won (castVote).
  */
 export async function insertCountedVote(
   db: Queryable,
@@ -129,32 +124,32 @@ export async function insertCountedVote(
   ];
   const inserted = db.query<VoteRow & { upvote_count: number; queued: number }>(
     /* sql */ `
-    WITH target AS (
-      SELECT s.id
-      FROM suggestions s
+    WITH changed AS (
+      UPDATE suggestions s
+      SET upvote_count = upvote_count + 1
       WHERE ${TARGET_SQL}
         AND s.merged_into IS NULL
-      FOR NO KEY UPDATE
-    ),
-    voted AS (
-      INSERT INTO votes (id, business_id, suggestion_id, counted_for, voter_digest, voter_type, voter_email,
-        voter_external_id, voter_name)
-      SELECT $4, $1, t.id, t.id, $5, $6, $7, $8, $9
-      FROM target t
-      WHERE NOT EXISTS (
+        AND NOT EXISTS (
           SELECT 1
           FROM votes v
-          WHERE v.suggestion_id = t.id
+          WHERE v.suggestion_id = s.id
             AND v.voter_digest = $5)
         AND NOT EXISTS (
           SELECT 1
           FROM votes v
-          WHERE v.counted_for = t.id
+          WHERE v.counted_for = s.id
             AND v.voter_digest = $5
             AND NOT v.duplicate)
+      RETURNING ${SUGGESTION_COLUMNS}
+    ),
+    voted AS (
+      INSERT INTO votes (id, business_id, suggestion_id, counted_for, voter_digest, voter_type, voter_email,
+        voter_external_id, voter_name)
+      SELECT $4, $1, c.id, c.id, $5, $6, $7, $8, $9
+      FROM changed c
       RETURNING ${COLUMNS}, counted_for
     ),
-    ${countAndRecordSql(params, 1, records)}`,
+    ${recordVoteSql(params, 1, records)}`,
     params,
   );
   const result = await nullOnUniqueViolation(inserted, VOTER_KEYS);
@@ -219,7 +214,14 @@ export async function deleteCountedVote(
       FROM gone
       WHERE NOT duplicate
     ),
-    ${countAndRecordSql(params, -1, records)}`,
+    changed AS (
+      UPDATE suggestions
+      SET upvote_count = upvote_count - 1
+      WHERE business_id = $1
+        AND id = (SELECT counted_for FROM voted)
+      RETURNING ${SUGGESTION_COLUMNS}
+    ),
+    ${recordVoteSql(params, -1, records)}`,
     params,
   );
   return countedVote(rows[0]);

@@ -122,8 +122,11 @@ describe('GET /api/v1/roadmap and /businesses/{id}/roadmap', () => {
   it('When a suggestion changes status, then it moves column, the answer is not a stale cached one, and completed counts from the change', async () => {
     const t = await buildTenant(ctx.db);
     const s = await shown(t.business.id, 'reviewing');
-    // Created long ago: its completion is what counts, not its creation.
-    await ctx.db.pool.query(`UPDATE suggestions SET created_at = now() - interval '1 year' WHERE id = $1`, [s.id]);
+    // Created and put in review long ago: its completion is what counts, not either of those.
+    await ctx.db.pool.query(
+      `UPDATE suggestions SET created_at = now() - interval '1 year', status_changed_at = now() - interval '1 year' WHERE id = $1`,
+      [s.id],
+    );
     expect((await ctx.request().get('/api/v1/roadmap').set('X-API-Key', t.read)).body.columns[0].total).toBe(1);
     const patched = await ctx
       .request()
@@ -133,6 +136,21 @@ describe('GET /api/v1/roadmap and /businesses/{id}/roadmap', () => {
     expect(patched.status).toBe(200);
     const res = await ctx.request().get('/api/v1/roadmap').set('X-API-Key', t.read);
     expect(res.body.columns.map((c: { total: number }) => c.total)).toEqual([0, 0, 1]);
+    // a change that leaves the status as it is, and a vote, do not move the stamp
+    const { rows: before } = await ctx.db.pool.query('SELECT status_changed_at FROM suggestions WHERE id = $1', [s.id]);
+    await ctx
+      .request()
+      .patch(`/api/v1/suggestions/${s.id}`)
+      .set('X-API-Key', t.write)
+      .send({ status: 'completed', priority: 'high' });
+    await ctx
+      .request()
+      .post(`/api/v1/suggestions/${s.id}/votes`)
+      .set('X-API-Key', t.write)
+      .send({ voter: { external_id: 'v' } });
+    const { rows: after } = await ctx.db.pool.query('SELECT status_changed_at FROM suggestions WHERE id = $1', [s.id]);
+    expect(after[0].status_changed_at).toEqual(before[0].status_changed_at);
+    expect(Date.now() - (before[0].status_changed_at as Date).getTime()).toBeLessThan(60 * 60 * 1000);
   });
 
   it('When the business sets its columns, then the roadmap shows them in that order, at once', async () => {
