@@ -292,6 +292,7 @@ export const WRITE_WORK_MIGRATIONS = [
   '0075',
   '0076',
   '0078',
+  '0079',
 ];
 
 const medianOfKey = (runs: WriteWork[], key: keyof WriteWork) => median(runs.map((run) => run[key]));

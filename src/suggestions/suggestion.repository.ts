@@ -136,12 +136,16 @@ const suggestions = defineListing<SuggestionRow, SuggestionFilter, keyof typeof 
   },
   sortColumns: SORT_COLUMNS,
   // no index of suggestions holds the count, so a vote's update stays HOT (0064_suggestion_ranks.sql):
-  // the order by votes is suggestion_ranks' index, the same count kept in the same transaction
+  // the order by votes is suggestion_ranks' index, the same count kept in the same statement, by which
+  // a suggestion's rank is also found (0079: the ranks have no key of their own)
   sortSources: {
     upvote_count: /* sql */ `(
       SELECT s.*, r.upvote_count AS rank_votes
       FROM suggestions s
-      JOIN suggestion_ranks r ON r.suggestion_id = s.id AND r.business_id = s.business_id
+      JOIN suggestion_ranks r
+        ON r.business_id = s.business_id
+        AND r.upvote_count = s.upvote_count
+        AND r.suggestion_id = s.id
     ) AS suggestions`,
   },
   // the list fields of spec 4.2, as exports read them (value arrays) and write them out as they come;
