@@ -291,6 +291,7 @@ export const WRITE_WORK_MIGRATIONS = [
   '0074',
   '0075',
   '0076',
+  '0077',
   '0078',
   '0079',
 ];

@@ -82,8 +82,11 @@ export function recordsSql(businessId: string, params: unknown[], records: Recor
   const feedPart = event
     ? `${value(event.id)}::uuid, ${type}, ${sql.eventData}, ${sql.eventObject ? `${sql.eventObject.shape}, ${sql.eventObject.values}` : 'NULL, NULL'}`
     : 'NULL, NULL, NULL, NULL, NULL';
+  // An activity of its event's type stores none of its own: the activity view reads the event's
+  // (0077_activity_row_slimmer.sql), and the purge copies it over before it trims the feed part.
+  const activityType = activity && activity.type !== event?.type ? value(activity.type) : 'NULL';
   const activityPart = activity
-    ? `${value(activity.type)}, ${value(activity.entityType)}, ${sql.entityId}, ${value(activity.actorUserId)}::uuid,
+    ? `${activityType}, ${value(activity.entityType)}, ${sql.entityId}, ${value(activity.actorUserId)}::uuid,
         ${value(activity.actorApiKeyId)}::uuid, ${value(activity.actorQrCodeId)}::uuid, ${sql.activityData}`
     : 'NULL, NULL, NULL, NULL, NULL, NULL, NULL';
   const ctes = [
@@ -169,20 +172,21 @@ export async function insertRecords(
 /**
  * Purges up to `batch` events older than the retention, among each business's `batch` oldest in the feed's order
  * (events_feed_idx: no index of creation times is written with every event, 0050_write_work_indexes.sql),
- * and answers how many. A row without activity is deleted; a row with activity keeps it and loses its
- * feed part (0069_one_record_row.sql), which takes it out of the feed's index, so the next batch starts
- * after it. Feed order is creation order but for transactions that overlapped: an event created out of
- * order by a long transaction waits for a later batch. Rows are named by ctid (a TID scan): the table
+ * and answers how many. A row without activity is deleted; a row with activity (an entity) keeps it and
+ * loses its feed part (0069_one_record_row.sql), which takes it out of the feed's index, so the next batch
+ * starts after it; its activity type, stored null when it was the event's (0077), takes the event's.
+ * Feed order is creation order but for transactions that overlapped: an event created out of order by a
+ * long transaction waits for a later batch. Rows are named by ctid (a TID scan): the table
  * has no index of seq alone.
  */
 export async function deleteOldEvents(db: Queryable, retentionDays: number, batch: number): Promise<number> {
   const { rows } = await db.query<{ purged: number }>(
     /* sql */ `
     WITH oldest AS (
-      SELECT e.ctid AS at, e.activity_type IS NOT NULL AS kept
+      SELECT e.ctid AS at, e.entity_id IS NOT NULL AS kept
       FROM businesses b
       CROSS JOIN LATERAL (
-        SELECT ctid, activity_type, created_at
+        SELECT ctid, entity_id, created_at
         FROM events
         WHERE business_id = b.id
           AND type IS NOT NULL
@@ -194,7 +198,8 @@ export async function deleteOldEvents(db: Queryable, retentionDays: number, batc
     ),
     trimmed AS (
       UPDATE events
-      SET id = NULL, type = NULL, data = NULL, object_shape = NULL, object_values = NULL
+      SET activity_type = coalesce(activity_type, type), id = NULL, type = NULL, data = NULL, object_shape = NULL,
+        object_values = NULL
       WHERE ctid = ANY (ARRAY(SELECT at FROM oldest WHERE kept))
         AND type IS NOT NULL
       RETURNING 1

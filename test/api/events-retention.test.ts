@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { entityActivity } from '../../src/analytics/analytics.repository.js';
 import { entityHistory } from '../../src/analytics/analytics.service.js';
+import { insertRecords, type ActivityEntry } from '../../src/outbox/outbox.repository.js';
 import { publishEvent, purgeEvents } from '../../src/outbox/outbox.service.js';
 import { qrCodeSchema } from '../../src/qr-codes/qr-code.responses.js';
+import { newId } from '../../src/shared/ids.js';
 import { exampleOf } from '../../src/shared/responses.js';
 import { useTestApp } from '../support/app.js';
 import { buildTeam } from '../support/factories.js';
@@ -28,6 +31,19 @@ const recentActivity = async (t: Team) => {
     ({ id, type, entity }) => ({ id, type, entity }),
   );
 };
+/**
+ * Each row of the business's `events` in the order written but its keys' activity (buildTeam's): its
+ * event type, stored activity type and entity.
+ */
+const storedActivityTypes = async (businessId: string) =>
+  (
+    await ctx.db.pool.query<{ type: string | null; activity_type: string | null; entity_id: string | null }>(
+      `SELECT type, activity_type, entity_id FROM events
+       WHERE business_id = $1 AND entity_type IS DISTINCT FROM 'api_key'
+       ORDER BY seq`,
+      [businessId],
+    )
+  ).rows;
 const suggest = async (t: Team, content: string) => {
   const res = await ctx.request().post('/api/v1/suggestions').set('X-API-Key', t.write).send({ content });
   expect(res.status, res.text).toBe(201);
@@ -51,6 +67,13 @@ describe('Events past their retention', () => {
     expect(withdrawn.status, withdrawn.text).toBe(204);
     // an event without activity (as a merge's target update or a webhook test has)
     await publishEvent(ctx.db.pool, t.business.id, 'qr_code.created', { object: exampleOf(qrCodeSchema) });
+    // an activity of its event's type stores none of its own (0077): the view reads the event's
+    expect(await storedActivityTypes(t.business.id)).toEqual([
+      { type: 'suggestion.created', activity_type: null, entity_id: old.id },
+      { type: 'suggestion.voted', activity_type: null, entity_id: old.id },
+      { type: 'suggestion.voted', activity_type: 'suggestion.unvoted', entity_id: old.id },
+      { type: 'qr_code.created', activity_type: null, entity_id: null },
+    ]);
     const activityBefore = await recentActivity(t);
     expect(activityBefore.map((a) => a.type)).toEqual(
       expect.arrayContaining(['suggestion.created', 'suggestion.voted', 'suggestion.unvoted']),
@@ -88,7 +111,57 @@ describe('Events past their retention', () => {
       [t.business.id],
     );
     expect(rows[0]).toEqual({ feed: 0, trimmed: 3 });
+    // the trim kept each activity's type, the event's where it stored none
+    expect(await storedActivityTypes(t.business.id)).toEqual([
+      { type: null, activity_type: 'suggestion.created', entity_id: old.id },
+      { type: null, activity_type: 'suggestion.voted', entity_id: old.id },
+      { type: null, activity_type: 'suggestion.unvoted', entity_id: old.id },
+      { type: 'suggestion.created', activity_type: null, entity_id: young.id },
+    ]);
     expect(await purgeEvents(ctx.db.pool, 30)).toBe(0);
+  });
+
+  it('When activity is recorded with or without an event, then the activity reads its own type, stored only where it differs', async () => {
+    const t = await buildTeam(ctx.db);
+    const entity = (entityId: string, type: string): ActivityEntry => ({
+      type,
+      entityType: 'location',
+      entityId,
+      actorUserId: null,
+      actorApiKeyId: null,
+      actorQrCodeId: null,
+      data: { name: type },
+    });
+    const [alone, same, other] = [newId(), newId(), newId()];
+    const event = (type: string) => ({ id: newId(), type, data: { object: { id: type } } });
+    await insertRecords(ctx.db.pool, t.business.id, entity(alone, 'location.created'), null);
+    await insertRecords(ctx.db.pool, t.business.id, entity(same, 'location.updated'), event('location.updated'));
+    await insertRecords(ctx.db.pool, t.business.id, entity(other, 'location.deleted'), event('location.updated'));
+
+    expect(await storedActivityTypes(t.business.id)).toEqual([
+      { type: null, activity_type: 'location.created', entity_id: alone },
+      { type: 'location.updated', activity_type: null, entity_id: same },
+      { type: 'location.updated', activity_type: 'location.deleted', entity_id: other },
+    ]);
+    const { rows } = await ctx.db.pool.query<{ type: string; entity_type: string; entity_id: string; data: unknown }>(
+      "SELECT type, entity_type, entity_id, data FROM activity WHERE business_id = $1 AND entity_type = 'location' ORDER BY id",
+      [t.business.id],
+    );
+    expect(rows).toEqual([
+      { type: 'location.created', entity_type: 'location', entity_id: alone, data: { name: 'location.created' } },
+      { type: 'location.updated', entity_type: 'location', entity_id: same, data: { name: 'location.updated' } },
+      { type: 'location.deleted', entity_type: 'location', entity_id: other, data: { name: 'location.deleted' } },
+    ]);
+    for (const [id, type] of [
+      [alone, 'location.created'],
+      [same, 'location.updated'],
+      [other, 'location.deleted'],
+    ] as const) {
+      const history = await entityActivity(ctx.db.pool, t.business.id, 'location', id, 10);
+      expect(history.map((a) => [a.type, a.entity_id])).toEqual([[type, id]]);
+      // the entity index's key has no entity type: the read still filters it
+      expect(await entityActivity(ctx.db.pool, t.business.id, 'suggestion', id, 10)).toEqual([]);
+    }
   });
 
   it('When a business is read, then its activity and feed come from its own rows only', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
+import { insertRecords } from '../../src/outbox/outbox.repository.js';
 import { newId } from '../../src/shared/ids.js';
 import { useTestApp } from '../support/app.js';
 import { testMode } from '../support/database.js';
@@ -96,6 +97,68 @@ describe('deleting a business', () => {
 
     await removeBusiness(ctx.db, t.business.id);
     expect(await rowsLeft(t.business.id, ids)).toEqual(nothingLeft());
+  });
+
+  it('When a business with trimmed and activity-only events is deleted, then each statement on events reads a partial index and none is left', async () => {
+    const t = await buildTenant(ctx.db);
+    const id = await create(t, 'Longer opening hours on Sundays please');
+    // an activity without an event (a key's), and the create's row trimmed of its event
+    await insertRecords(
+      ctx.db.pool,
+      t.business.id,
+      {
+        type: 'api_key.created',
+        entityType: 'api_key',
+        entityId: newId(),
+        actorUserId: null,
+        actorApiKeyId: null,
+        actorQrCodeId: null,
+      },
+      null,
+    );
+    // trimmed as the purge trims (deleteOldEvents; the purge itself, which walks every business of the
+    // shared database, is test/api/events-retention.test.ts's)
+    await ctx.db.pool.query(
+      `UPDATE events
+       SET activity_type = coalesce(activity_type, type), id = NULL, type = NULL, data = NULL, object_shape = NULL,
+         object_values = NULL
+       WHERE business_id = $1 AND entity_id IS NOT NULL AND type IS NOT NULL`,
+      [t.business.id],
+    );
+    const { rows: kinds } = await ctx.db.pool.query<{ feed: number; activity: number }>(
+      `SELECT count(*) FILTER (WHERE type IS NOT NULL)::int AS feed,
+         count(*) FILTER (WHERE type IS NULL AND entity_id IS NOT NULL)::int AS activity
+       FROM events WHERE business_id = $1`,
+      [t.business.id],
+    );
+    expect(kinds[0]!.feed).toBe(0);
+    expect(kinds[0]!.activity).toBeGreaterThanOrEqual(2);
+
+    // delete_business_rows' own statements on events (0074, 0077), each through its part's partial index
+    const { rows: fn } = await ctx.db.pool.query<{ def: string }>(
+      `SELECT pg_get_functiondef('delete_business_rows'::regproc) AS def`,
+    );
+    const statements = fn[0]!.def.match(/DELETE FROM events WHERE [^;]*/g) ?? [];
+    expect(statements).toHaveLength(2);
+    const client = await ctx.db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      for (const statement of statements) {
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN ${statement.replace('OLD.id', `'${t.business.id}'::uuid`)}`,
+        );
+        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan, statement).toMatch(/Index (Only )?Scan using events_(feed|activity|entity)_idx|Bitmap Index Scan/);
+        expect(plan, statement).not.toMatch(/Seq Scan/);
+      }
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+
+    await removeBusiness(ctx.db, t.business.id);
+    expect(await rowsLeft(t.business.id, [id])).toEqual(nothingLeft());
   });
 
   it.skipIf(testMode() !== 'postgres')(
