@@ -3,8 +3,23 @@ import { conflict, type FieldError } from '../errors/http-error.js';
 /** The PostgreSQL error code of a unique index or constraint refusing a row. */
 const PG_UNIQUE_VIOLATION = '23505';
 
-function hasPgCode(err: unknown, code: string): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+/** The unique index or constraint that refused `err`'s row, or null when `err` is no unique violation. */
+function refusingKey(err: unknown): string | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const { code, constraint } = err as { code?: unknown; constraint?: unknown };
+  return code === PG_UNIQUE_VIOLATION ? (typeof constraint === 'string' ? constraint : '') : null;
+}
+
+/** `work`'s result, or what `settle` makes of a unique violation it answers for; any other error passes through. */
+async function settlingUnique<T, U>(work: Promise<T>, settle: (key: string) => U | undefined): Promise<T | U> {
+  try {
+    return await work;
+  } catch (err) {
+    const key = refusingKey(err);
+    const settled = key === null ? undefined : settle(key);
+    if (settled === undefined) throw err;
+    return settled;
+  }
 }
 
 /**
@@ -12,25 +27,16 @@ function hasPgCode(err: unknown, code: string): boolean {
  * constraint is a 409 with `message`, and the field it is about (a name taken) in its `errors`; any
  * other outcome passes through.
  */
-export async function withUniqueConflict<T>(work: Promise<T>, message: string, field?: FieldError): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (hasPgCode(err, PG_UNIQUE_VIOLATION)) throw conflict(message, field ? [field] : undefined);
-    throw err;
-  }
+export function withUniqueConflict<T>(work: Promise<T>, message: string, field?: FieldError): Promise<T> {
+  return settlingUnique(work, () => {
+    throw conflict(message, field ? [field] : undefined);
+  });
 }
 
 /**
  * `work`'s result, or null when one of `constraints` (unique indexes) refused its row: a race the
  * caller settles by reading what won it. Any other error passes through.
  */
-export async function nullOnUniqueViolation<T>(work: Promise<T>, constraints: readonly string[]): Promise<T | null> {
-  try {
-    return await work;
-  } catch (err) {
-    if (hasPgCode(err, PG_UNIQUE_VIOLATION) && constraints.includes((err as { constraint?: string }).constraint ?? ''))
-      return null;
-    throw err;
-  }
+export function nullOnUniqueViolation<T>(work: Promise<T>, constraints: readonly string[]): Promise<T | null> {
+  return settlingUnique(work, (key) => (constraints.includes(key) ? null : undefined));
 }

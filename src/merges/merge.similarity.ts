@@ -36,7 +36,7 @@ export const TERM_OVERLAP_SQL = (typedTerms: string, there: string) => /* sql */
 export const MATCH_THRESHOLD = 0.6;
 
 /**
- * How many candidates the subject-word index gives before they are scored (GIN, 0044): those with every
+ * How many candidates the lookup GIN's search keys give before they are scored (0076): those with every
  * subject word of the text, then, only when fewer of those than asked for are found and the text has
  * more than one subject word (with one, every and any are the same), those with any:
  * the ones with every word score 1 (their overlap is whole), so when there are enough of them no other
@@ -54,16 +54,22 @@ const WITH_ALL_WORDS = 50;
  * suggestions (155) and as many scoring 1 (30) as 150 did, in a third of the scoring.
  */
 const WITH_ANY_WORD = 50;
+/**
+ * How many of the rows the search keys name are checked for the typed words in their content: `search`
+ * holds the customer's name too, and a row named only through it is parsed and left out, so without a
+ * bound a word common in names would parse every such row per keystroke.
+ */
+const NAMED_FOR_CHECK = 4 * WITH_ANY_WORD;
 
 /**
  * The typed words (`terms`, a text[] of stems) as a tsquery of `search` (0076_subject_words_from_search.sql):
- * every one (`&`) or any (`|`), each quoted as a lexeme (a quote doubled, a backslash escaped), so
+ * every one (`&`) or any (`|`), each quoted as a lexeme (a quote doubled, a backslash, chr(92), escaped), so
  * tsquery's input takes it as it is, unparsed and unstemmed. `search` holds every stem of the content
  * and of the customer's name: the GIN's answer is a superset, and the content's own words are checked
  * on each candidate it names (`feedback_terms(s.content)`, only for those rows).
  */
 const termsQuerySql = (terms: string, operator: '&' | '|') => /* sql */ `(
-          SELECT string_agg('''' || replace(replace(term, '\\', '\\\\'), '''', '''''') || '''', ' ${operator} ')
+          SELECT string_agg('''' || replace(replace(term, chr(92), chr(92) || chr(92)), '''', '''''') || '''', ' ${operator} ')
           FROM unnest(${terms}) AS term)::tsquery`;
 
 export interface SimilarRow extends SuggestionRow {
@@ -76,7 +82,9 @@ export type SimilarScope = 'unmerged' | 'public';
 /**
  * The business's suggestions most like `text`, at least MATCH_THRESHOLD alike, the most alike first
  * (then the closer spelling, then the most voted), at most `limit`, never `exceptId`. Candidates come
- * from the subject-word index (bounded, see above), and only they are scored, each value once: the
+ * from the lookup GIN's search keys (bounded, see above; of the rows the GIN names, at most
+ * NAMED_FOR_CHECK are checked for the content's own words, so a word common in customers' names
+ * parses no more contents than that), and only they are scored, each value once: the
  * typed text's words once per statement (`typed`), a candidate's words only when it lacks some of
  * them (one with every word overlaps wholly), its overlap as MATCH_SCORE_SQL's counted on a tsvector
  * (the candidate's words less the typed ones: C functions, where feedback_term_overlap is a SQL
@@ -100,27 +108,36 @@ export async function findSimilarToText(
       FROM feedback_terms($2::text) AS terms
     ),
     every_word AS MATERIALIZED (
-      SELECT ${columns}
-      FROM suggestions s, typed
-      WHERE s.business_id = $1
-        AND cardinality(typed.terms) > 0
-        AND s.search @@ typed.every_query
-        AND feedback_terms(s.content) @> typed.terms
-        ${shown}
-        AND s.id IS DISTINCT FROM $3::uuid
+      SELECT s.*
+      FROM (
+        SELECT ${columns}
+        FROM suggestions s, typed
+        WHERE s.business_id = $1
+          AND cardinality(typed.terms) > 0
+          AND s.search @@ typed.every_query
+          ${shown}
+          AND s.id IS DISTINCT FROM $3::uuid
+        LIMIT ${NAMED_FOR_CHECK}
+      ) AS s, typed
+      WHERE feedback_terms(s.content) @> typed.terms
       LIMIT ${WITH_ALL_WORDS}
     ),
     any_word AS MATERIALIZED (
-      SELECT ${columns}, array_to_tsvector(feedback_terms(s.content)) AS there
-      FROM suggestions s, typed
-      WHERE (SELECT count(*) FROM every_word) < $5
-        AND cardinality(typed.terms) > 1
-        AND s.business_id = $1
-        AND s.search @@ typed.any_query
-        AND feedback_terms(s.content) && typed.terms
-        ${shown}
-        AND s.id IS DISTINCT FROM $3::uuid
-        AND s.id <> ALL (ARRAY(SELECT id FROM every_word))
+      SELECT s.*
+      FROM (
+        SELECT ${columns}, array_to_tsvector(feedback_terms(s.content)) AS there
+        FROM suggestions s, typed
+        WHERE (SELECT count(*) FROM every_word) < $5
+          AND cardinality(typed.terms) > 1
+          AND s.business_id = $1
+          AND s.search @@ typed.any_query
+          ${shown}
+          AND s.id IS DISTINCT FROM $3::uuid
+          AND s.id <> ALL (ARRAY(SELECT id FROM every_word))
+        LIMIT ${NAMED_FOR_CHECK}
+      ) AS s, typed
+      -- the content's words, once: a tsvector has none of them when it shares none
+      WHERE length(ts_delete(s.there, typed.terms)) < length(s.there)
       LIMIT ${WITH_ANY_WORD}
     ),
     scored AS MATERIALIZED (

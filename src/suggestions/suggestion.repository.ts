@@ -85,7 +85,9 @@ export function suggestionEventSql(
 
 /**
  * The event of a vote (`delta` 1, shape 2) or of a vote taken back (-1, shape 3): its change is the
- * count from one less or one more to the object's, which event_data() puts back from the object.
+ * count from one less or one more to the object's, which event_data() puts back from the object. A
+ * vote moves the count by exactly one; should the object's fields change, the vote's shapes need their
+ * new numbers too, beside the new shape of the other events.
  */
 export function suggestionVoteEventSql(delta: 1 | -1): { eventData: string; eventObject?: EventObjectSql } {
   const changes = `jsonb_build_object('upvote_count', jsonb_build_object('from', upvote_count - (${delta}), 'to', upvote_count))`;
@@ -185,8 +187,9 @@ export interface NewSuggestionRow {
 }
 
 /**
- * Inserts a suggestion with its records (the event's object read from the new row) in one statement: no transaction of its own, one round trip. Null, and nothing written,
- * when `locationId` names no location of the business.
+ * Inserts a suggestion with its records (the event's object read from the new row) in one statement:
+ * no transaction of its own, one round trip. Null, and nothing written, when `locationId` names no
+ * location of the business.
  */
 export async function insertRecordedSuggestion(
   db: Queryable,

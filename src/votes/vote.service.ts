@@ -61,8 +61,9 @@ const votedRecords = (by: Principal | Actor, type: 'suggestion.voted' | 'suggest
   recordsOf(by, { type, entityType: 'suggestion' }, 'suggestion.voted');
 
 /**
- * Adds a vote once per voter. One statement locks the suggestion, inserts the vote, moves the count by
- * the votes it inserted and records the activity and the event: `upvote_count` always equals the
+ * Adds a vote once per voter. One statement moves the suggestion's count (its UPDATE holds the row lock
+ * and checks the voter has no vote there), inserts the vote for the row it changed and records the
+ * activity and the event: `upvote_count` always equals the
  * number of voters counted for it, whatever the concurrency, and the suggestion's row lock is held for
  * no round trip of the client. A voter who had already voted (on it, or on a suggestion merged into
  * it) gets that vote back, and nothing is written. A merged suggestion takes no vote (409).
