@@ -294,6 +294,7 @@ export const WRITE_WORK_MIGRATIONS = [
   '0077',
   '0078',
   '0079',
+  '0080',
 ];
 
 const medianOfKey = (runs: WriteWork[], key: keyof WriteWork) => median(runs.map((run) => run[key]));

@@ -8,7 +8,8 @@ export interface CountMismatch {
 }
 
 /**
- * Every counter of a business (summed over its shards) set against count(*) over the rows it counts.
+ * Every counter of a business (summed over its shards) set against count(*) over the rows it counts
+ * (a suggestion merged into another is counted by none but the change counter and its rank).
  * Empty when the counters are exact; otherwise each key whose figures differ, for a readable failure.
  */
 export async function countMismatches(db: Database, businessId: string): Promise<CountMismatch[]> {
@@ -24,6 +25,7 @@ export async function countMismatches(db: Database, businessId: string): Promise
       SELECT concat_ws('/', status, priority, sentiment) AS key, count(*) AS n, sum(score_e4(sentiment_score)) AS score
       FROM suggestions
       WHERE business_id = $1
+        AND merged_into IS NULL
       GROUP BY status, priority, sentiment
     ), counted_issues AS (
       SELECT concat_ws('/', status, priority, coalesce(assignee_id::text, 'unassigned')) AS key, sum(n) AS n
@@ -46,6 +48,7 @@ export async function countMismatches(db: Database, businessId: string): Promise
       SELECT concat_ws('/', 'suggestion', utc_day(created_at)) AS key, count(*) AS n
       FROM suggestions
       WHERE business_id = $1
+        AND merged_into IS NULL
       GROUP BY utc_day(created_at)
       UNION ALL
       SELECT concat_ws('/', 'issue', utc_day(created_at)), count(*)
