@@ -12,6 +12,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import { withClient } from './lib/database.js';
 import {
   measureWriteWork,
+  median,
   OLD_SCHEMA_FOR_TODAYS_CODE,
   WRITE_WORK_MIGRATIONS,
   type WriteWork,
@@ -62,7 +63,6 @@ try {
 }
 process.stderr.write('\n');
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const keys = ['create_wal_bytes', 'vote_wal_bytes', 'create_pg_cpu_ms', 'vote_pg_cpu_ms', 'create_statements'] as const;
 for (const step of steps) {
   const figures = Object.fromEntries(keys.map((key) => [key, median(runs.get(step)!.map((run) => run[key]))]));

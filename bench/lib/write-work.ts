@@ -77,7 +77,7 @@ const nodeCpuMs = () => {
   return (user + system) / 1000;
 };
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 };
