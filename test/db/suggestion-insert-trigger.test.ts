@@ -20,6 +20,19 @@ interface Row {
   upvotes?: number;
 }
 
+/** The rows as the statements' jsonb_to_recordset reads them, each with its id. */
+const recordset = (rows: Row[], ids: string[]) =>
+  JSON.stringify(
+    rows.map((row, i) => ({
+      id: ids[i],
+      sentiment: row.sentiment ?? 'positive',
+      lexicon: row.lexicon === undefined ? 'en' : row.lexicon,
+      tags: row.tags ?? [],
+      merged_into: row.mergedInto ?? null,
+      upvotes: row.upvotes ?? 0,
+    })),
+  );
+
 /** One INSERT statement of `rows` into the business (no event: a hand-written or imported row). */
 async function insert(businessId: string, rows: Row[]): Promise<string[]> {
   const ids = rows.map(() => newId());
@@ -31,19 +44,7 @@ async function insert(businessId: string, rows: Row[]): Promise<string[]> {
       CASE WHEN r.merged_into IS NOT NULL THEN now() END, r.upvotes
     FROM jsonb_to_recordset($2::jsonb)
       AS r (id uuid, sentiment text, lexicon text, tags text[], merged_into uuid, upvotes int)`,
-    [
-      businessId,
-      JSON.stringify(
-        rows.map((row, i) => ({
-          id: ids[i],
-          sentiment: row.sentiment ?? 'positive',
-          lexicon: row.lexicon === undefined ? 'en' : row.lexicon,
-          tags: row.tags ?? [],
-          merged_into: row.mergedInto ?? null,
-          upvotes: row.upvotes ?? 0,
-        })),
-      ),
-    ],
+    [businessId, recordset(rows, ids)],
   );
   return ids;
 }
@@ -161,20 +162,7 @@ describe('the one trigger after a suggestion insert', () => {
         AS r (id uuid, sentiment text, lexicon text, tags text[], merged_into uuid, upvotes int)
       CROSS JOIN LATERAL (VALUES ($1::uuid, r.id), ($2::uuid, gen_random_uuid())) AS b (business_id, row_id)
       ORDER BY r.id`,
-      [
-        a.id,
-        b.id,
-        JSON.stringify(
-          rows.map((row, i) => ({
-            id: ids[i],
-            sentiment: row.sentiment ?? 'positive',
-            lexicon: row.lexicon === undefined ? 'en' : row.lexicon,
-            tags: row.tags ?? [],
-            merged_into: row.mergedInto ?? null,
-            upvotes: row.upvotes ?? 0,
-          })),
-        ),
-      ],
+      [a.id, b.id, recordset(rows, ids)],
     );
     expect(await changes(a.id)).toBe(beforeA + 1 + rows.length);
     expect(await changes(b.id)).toBe(beforeB + rows.length);
