@@ -31,6 +31,48 @@ BEGIN
     INSERT INTO suggestion_ranks (suggestion_id, business_id, upvote_count)
     SELECT id, business_id, upvote_count
     FROM new_rows;
+  ELSE
+    UPDATE change_counts
+    SET n = n + 1
+    WHERE business_id = r.business_id
+      AND shard = s;
+    IF NOT FOUND THEN
+      INSERT INTO change_counts AS c (business_id, shard, n)
+      VALUES (r.business_id, s, 1)
+      ON CONFLICT (business_id, shard) DO UPDATE SET n = c.n + 1;
+    END IF;
+    IF r.merged_into IS NULL THEN
+      UPDATE suggestion_counts
+      SET n = n + 1,
+          score_e4 = score_e4 + score_e4(r.sentiment_score)
+      WHERE business_id = r.business_id
+        AND status = r.status
+        AND priority = r.priority
+        AND sentiment = r.sentiment
+        AND shard = s;
+      IF NOT FOUND THEN
+        INSERT INTO suggestion_counts AS c (business_id, status, priority, sentiment, shard, n, score_e4)
+        VALUES (r.business_id, r.status, r.priority, r.sentiment, s, 1, score_e4(r.sentiment_score))
+        ON CONFLICT (business_id, status, priority, sentiment, shard)
+        DO UPDATE SET n = c.n + 1, score_e4 = c.score_e4 + EXCLUDED.score_e4;
+      END IF;
+      UPDATE created_counts
+      SET n = n + 1
+      WHERE business_id = r.business_id
+        AND entity = 'suggestion'
+        AND day = utc_day(r.created_at)
+        AND shard = s;
+      IF NOT FOUND THEN
+        INSERT INTO created_counts AS c (business_id, entity, day, shard, n)
+        VALUES (r.business_id, 'suggestion', utc_day(r.created_at), s, 1)
+        ON CONFLICT (business_id, entity, day, shard) DO UPDATE SET n = c.n + 1;
+      END IF;
+    END IF;
+    INSERT INTO suggestion_ranks (suggestion_id, business_id, upvote_count)
+    VALUES (r.id, r.business_id, r.upvote_count);
+  END IF;
+  -- one statement for one row and many; a single row without tags (most creates) skips it
+  IF r.n > 1 OR (r.merged_into IS NULL AND cardinality(r.tags) > 0) THEN
     INSERT INTO tag_counts AS c (business_id, entity, tag, n)
     SELECT i.business_id, 'suggestion', t.tag, count(*)
     FROM new_rows i
@@ -39,6 +81,8 @@ BEGIN
     GROUP BY i.business_id, t.tag
     ORDER BY i.business_id, t.tag
     ON CONFLICT (business_id, entity, tag) DO UPDATE SET n = c.n + EXCLUDED.n;
+  END IF;
+  IF r.n > 1 THEN
     FOR r IN
       SELECT business_id, count(*)::int AS n
       FROM new_rows
@@ -48,56 +92,7 @@ BEGIN
     LOOP
       PERFORM apply_unscored(r.business_id, r.n);
     END LOOP;
-    RETURN NULL;
-  END IF;
-
-  UPDATE change_counts
-  SET n = n + 1
-  WHERE business_id = r.business_id
-    AND shard = s;
-  IF NOT FOUND THEN
-    INSERT INTO change_counts AS c (business_id, shard, n)
-    VALUES (r.business_id, s, 1)
-    ON CONFLICT (business_id, shard) DO UPDATE SET n = c.n + 1;
-  END IF;
-  IF r.merged_into IS NULL THEN
-    UPDATE suggestion_counts
-    SET n = n + 1,
-        score_e4 = score_e4 + score_e4(r.sentiment_score)
-    WHERE business_id = r.business_id
-      AND status = r.status
-      AND priority = r.priority
-      AND sentiment = r.sentiment
-      AND shard = s;
-    IF NOT FOUND THEN
-      INSERT INTO suggestion_counts AS c (business_id, status, priority, sentiment, shard, n, score_e4)
-      VALUES (r.business_id, r.status, r.priority, r.sentiment, s, 1, score_e4(r.sentiment_score))
-      ON CONFLICT (business_id, status, priority, sentiment, shard)
-      DO UPDATE SET n = c.n + 1, score_e4 = c.score_e4 + EXCLUDED.score_e4;
-    END IF;
-    UPDATE created_counts
-    SET n = n + 1
-    WHERE business_id = r.business_id
-      AND entity = 'suggestion'
-      AND day = utc_day(r.created_at)
-      AND shard = s;
-    IF NOT FOUND THEN
-      INSERT INTO created_counts AS c (business_id, entity, day, shard, n)
-      VALUES (r.business_id, 'suggestion', utc_day(r.created_at), s, 1)
-      ON CONFLICT (business_id, entity, day, shard) DO UPDATE SET n = c.n + 1;
-    END IF;
-  END IF;
-  INSERT INTO suggestion_ranks (suggestion_id, business_id, upvote_count)
-  VALUES (r.id, r.business_id, r.upvote_count);
-  IF r.merged_into IS NULL AND cardinality(r.tags) > 0 THEN
-    INSERT INTO tag_counts AS c (business_id, entity, tag, n)
-    SELECT r.business_id, 'suggestion', t.tag, count(*)
-    FROM unnest(r.tags) AS t (tag)
-    GROUP BY t.tag
-    ORDER BY t.tag
-    ON CONFLICT (business_id, entity, tag) DO UPDATE SET n = c.n + EXCLUDED.n;
-  END IF;
-  IF r.merged_into IS NULL AND r.sentiment_lexicon IS NULL AND r.sentiment = 'neutral' THEN
+  ELSIF r.merged_into IS NULL AND r.sentiment_lexicon IS NULL AND r.sentiment = 'neutral' THEN
     PERFORM apply_unscored(r.business_id, 1);
   END IF;
   RETURN NULL;
